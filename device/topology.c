@@ -1,0 +1,273 @@
+/*
+ * The host machine as refcl's devices see it: read once from hwloc (and from
+ * sysfs, procfs and the CPU itself where hwloc has no answer) on the first
+ * device query, then only read. Every figure is measured, never invented;
+ * where the host says nothing the field is 0 or a neutral name.
+ *
+ * hwloc_topology_load honours HWLOC_SYNTHETIC and HWLOC_XMLFILE itself, so
+ * tests get a fixed machine by setting the environment. hwloc 2.x keeps only
+ * the resources this process may use unless asked for
+ * HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED, which refcl does not ask for.
+ */
+#include "refcl/device.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static pthread_once_t topology_once = PTHREAD_ONCE_INIT;
+static struct refcl_topology topology;
+/* &topology once it loaded completely, else NULL. */
+static const struct refcl_topology *topology_loaded;
+
+/* hwloc's data (or unified) cache types, innermost first. */
+static const hwloc_obj_type_t dcache_types[] = {
+    HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+    HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L5CACHE,
+};
+#define DCACHE_TYPE_COUNT (sizeof(dcache_types) / sizeof(dcache_types[0]))
+
+/* Bytes of memory in the NUMA nodes next to the allowed PUs. */
+static cl_ulong allowed_memory(const struct refcl_topology *t)
+{
+    cl_ulong bytes = 0;
+    hwloc_obj_t node = NULL;
+    while ((node = hwloc_get_next_obj_by_type(t->topo, HWLOC_OBJ_NUMANODE,
+                                              node)))
+        if (node->cpuset && hwloc_bitmap_intersects(node->cpuset, t->allowed))
+            bytes += node->attr->numanode.local_memory;
+    if (bytes == 0) {
+        long pages = sysconf(_SC_PHYS_PAGES);
+        long page_size = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && page_size > 0)
+            bytes = (cl_ulong)pages * (cl_ulong)page_size;
+    }
+    return bytes;
+}
+
+/* Sizes of the caches above the first allowed PU, the largest data cache,
+ * and the line size of the innermost data cache. */
+static void read_caches(struct refcl_topology *t)
+{
+    hwloc_obj_t pu = hwloc_get_next_obj_inside_cpuset_by_type(
+        t->topo, t->allowed, HWLOC_OBJ_PU, NULL);
+    if (pu) {
+        hwloc_obj_t l2 =
+            hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_L2CACHE, pu);
+        hwloc_obj_t l1 =
+            hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_L1CACHE, pu);
+        hwloc_obj_t core_cache = l2 ? l2 : l1;
+        if (core_cache)
+            t->core_cache_size = core_cache->attr->cache.size;
+    }
+    for (hwloc_obj_t o = pu; o && !t->cacheline_size; o = o->parent)
+        if (hwloc_obj_type_is_dcache(o->type))
+            t->cacheline_size = o->attr->cache.linesize;
+    if (!t->cacheline_size) {
+        long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+        t->cacheline_size = line > 0 ? (cl_uint)line : 0;
+    }
+
+    for (size_t i = 0; i < DCACHE_TYPE_COUNT; i++) {
+        hwloc_obj_t cache = NULL;
+        while ((cache = hwloc_get_next_obj_by_type(t->topo, dcache_types[i],
+                                                   cache)))
+            if (hwloc_bitmap_intersects(cache->cpuset, t->allowed) &&
+                cache->attr->cache.size > t->cache_size)
+                t->cache_size = cache->attr->cache.size;
+    }
+}
+
+/* Highest cpuinfo_max_freq (kHz) of the allowed CPUs, in MHz; 0 if none. */
+static cl_uint clock_from_sysfs(hwloc_const_cpuset_t allowed)
+{
+    unsigned long max_khz = 0;
+    for (int cpu = hwloc_bitmap_first(allowed); cpu >= 0;
+         cpu = hwloc_bitmap_next(allowed, cpu)) {
+        char path[96];
+        snprintf(path, sizeof(path),
+                 "/sys/devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq",
+                 cpu);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        unsigned long khz;
+        if (fscanf(f, "%lu", &khz) == 1 && khz > max_khz)
+            max_khz = khz;
+        fclose(f);
+    }
+    return (cl_uint)((max_khz + 500) / 1000);
+}
+
+/* Highest "cpu MHz" of /proc/cpuinfo, rounded; 0 if absent. */
+static cl_uint clock_from_procfs(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return 0;
+    double max_mhz = 0;
+    char line[256];
+    while (fgets(line, sizeof(line), f)) {
+        const char *colon = strchr(line, ':');
+        if (strncmp(line, "cpu MHz", 7) != 0 || !colon)
+            continue;
+        double mhz = strtod(colon + 1, NULL);
+        if (mhz > max_mhz)
+            max_mhz = mhz;
+    }
+    fclose(f);
+    return max_mhz > 0 && max_mhz < 4e9 ? (cl_uint)(max_mhz + 0.5) : 0;
+}
+
+/* CPU model and vendor: hwloc's info attributes of the first Package (some
+ * platforms put them on the Machine object instead). */
+static void read_identity(struct refcl_topology *t)
+{
+    hwloc_obj_t package = hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_PACKAGE, 0);
+    hwloc_obj_t root = hwloc_get_root_obj(t->topo);
+    const char *model = NULL, *vendor = NULL;
+    if (package) {
+        model = hwloc_obj_get_info_by_name(package, "CPUModel");
+        vendor = hwloc_obj_get_info_by_name(package, "CPUVendor");
+    }
+    if (!model)
+        model = hwloc_obj_get_info_by_name(root, "CPUModel");
+    if (!vendor)
+        vendor = hwloc_obj_get_info_by_name(root, "CPUVendor");
+    snprintf(t->cpu_name, sizeof(t->cpu_name), "%s", model ? model : "CPU");
+    snprintf(t->cpu_vendor, sizeof(t->cpu_vendor), "%s",
+             vendor ? vendor : "unknown");
+    /* PCI-SIG vendor ids of the CPU makers whose CPUID vendor string is
+     * known; 0 for the rest. */
+    if (strcmp(t->cpu_vendor, "GenuineIntel") == 0)
+        t->vendor_id = 0x8086;
+    else if (strcmp(t->cpu_vendor, "AuthenticAMD") == 0)
+        t->vendor_id = 0x1022;
+}
+
+/* SIMD width and FMA of the CPU this process runs on (not of the topology:
+ * a synthetic machine has no instruction set). */
+static void read_isa(struct refcl_topology *t)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        t->native_vector_bytes = 64;
+    else if (__builtin_cpu_supports("avx"))
+        t->native_vector_bytes = 32;
+    else
+        t->native_vector_bytes = 16;
+    t->fma = __builtin_cpu_supports("fma") ? CL_TRUE : CL_FALSE;
+#else
+    t->native_vector_bytes = 16;
+#if defined(__aarch64__)
+    t->fma = CL_TRUE; /* FMADD is part of the AArch64 base FP ISA */
+#else
+    t->fma = CL_FALSE;
+#endif
+#endif
+}
+
+static void topology_free(struct refcl_topology *t)
+{
+    if (t->allowed)
+        hwloc_bitmap_free(t->allowed);
+    if (t->topo)
+        hwloc_topology_destroy(t->topo);
+    memset(t, 0, sizeof(*t));
+}
+
+static void topology_load(void)
+{
+    struct refcl_topology *t = &topology;
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) != 0)
+        return;
+    t->topo = topo;
+    /* No I/O discovery: refcl needs no I/O objects, and hwloc's "opencl"
+     * component would call the OpenCL API (so refcl, maybe this very
+     * function) from inside the load. */
+    (void)hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
+    (void)hwloc_topology_set_components(
+        topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "opencl");
+    if (hwloc_topology_load(topo) != 0)
+        goto fail;
+
+    t->allowed = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(topo));
+    if (!t->allowed ||
+        hwloc_bitmap_and(t->allowed, t->allowed,
+                         hwloc_topology_get_complete_cpuset(topo)) != 0)
+        goto fail;
+    int pus = hwloc_bitmap_weight(t->allowed); /* -1 if infinite */
+    if (pus <= 0)
+        goto fail;
+    t->pu_count = (cl_uint)pus;
+
+    t->global_mem_size = allowed_memory(t);
+    read_caches(t);
+    t->max_clock_mhz = clock_from_sysfs(t->allowed);
+    if (!t->max_clock_mhz)
+        t->max_clock_mhz = clock_from_procfs();
+    read_identity(t);
+    read_isa(t);
+    topology_loaded = t;
+    return;
+
+fail:
+    topology_free(t);
+}
+
+const struct refcl_topology *refcl_topology_get(void)
+{
+    pthread_once(&topology_once, topology_load);
+    return topology_loaded;
+}
+
+void refcl_topology_teardown(void)
+{
+    topology_loaded = NULL;
+    topology_free(&topology);
+    /* Unload only: no other thread is inside refcl any more. */
+    topology_once = (pthread_once_t)PTHREAD_ONCE_INIT;
+}
+
+/* True if a data cache lies between @p cache and the root. */
+static bool has_outer_dcache(hwloc_obj_t cache)
+{
+    for (hwloc_obj_t o = cache->parent; o; o = o->parent)
+        if (hwloc_obj_type_is_dcache(o->type))
+            return true;
+    return false;
+}
+
+/* PUs of @p cache that are in @p cpuset. */
+static cl_ulong pus_inside(hwloc_obj_t cache, hwloc_const_cpuset_t cpuset)
+{
+    cl_ulong count = 0;
+    for (int pu = hwloc_bitmap_first(cache->cpuset); pu >= 0;
+         pu = hwloc_bitmap_next(cache->cpuset, pu))
+        count += hwloc_bitmap_isset(cpuset, (unsigned)pu) ? 1 : 0;
+    return count;
+}
+
+cl_ulong refcl_topology_llc_share(const struct refcl_topology *t,
+                                  hwloc_const_cpuset_t cpuset)
+{
+    cl_ulong share = 0;
+    for (size_t i = 0; i < DCACHE_TYPE_COUNT; i++) {
+        hwloc_obj_t cache = NULL;
+        while ((cache = hwloc_get_next_obj_by_type(t->topo, dcache_types[i],
+                                                   cache))) {
+            if (!hwloc_bitmap_intersects(cache->cpuset, cpuset) ||
+                has_outer_dcache(cache))
+                continue;
+            int total = hwloc_bitmap_weight(cache->cpuset);
+            if (total > 0)
+                share += cache->attr->cache.size *
+                         pus_inside(cache, cpuset) / (cl_ulong)total;
+        }
+    }
+    return share;
+}

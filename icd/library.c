@@ -1,0 +1,12 @@
+/*
+ * Library unload: give back everything refcl allocated, so that loading and
+ * unloading refcl (dlopen/dlclose) leaks nothing.
+ */
+#include "refcl/device.h"
+#include "refcl/object.h"
+
+__attribute__((destructor)) static void refcl_library_unload(void)
+{
+    refcl_root_devices_teardown();
+    refcl_objects_teardown();
+}

@@ -1,0 +1,1196 @@
+/*
+ * Every entry point refcl does not implement yet: command queues,
+ * memory objects, samplers, programs, kernels, events, enqueued commands,
+ * SVM, pipes and the GL/EGL/Direct3D/DX9 sharing extensions.
+ *
+ * Each dispatch slot must point at a real function, and a caller holding a
+ * bad handle is owed the spec's CL_INVALID_<TYPE>, not a crash. So each stub
+ * validates its handle arguments in parameter order and, when all of them
+ * pass, refuses with CL_INVALID_OPERATION. Later issues replace the stubs
+ * family by family with real implementations.
+ */
+#include "refcl/api.h"
+#include "refcl/object.h"
+
+/* The first failing check in @p codes, else CL_INVALID_OPERATION. */
+static cl_int first_error(const cl_int *codes, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (codes[i] != CL_SUCCESS)
+            return codes[i];
+    return CL_INVALID_OPERATION;
+}
+
+/* Runs every check (each is cheap and safe on any input) and returns the
+ * first error, else CL_INVALID_OPERATION. sizeof does not evaluate its
+ * operand, so each check runs once. */
+#define UNIMPLEMENTED(...)                     \
+    first_error((const cl_int[]){__VA_ARGS__}, \
+                sizeof((const cl_int[]){__VA_ARGS__}) / sizeof(cl_int))
+
+/* Whether a (count, array) argument pair may be 0 and NULL. */
+enum list_kind { MAY_BE_EMPTY, NON_EMPTY };
+
+/*
+ * An array of handles of @p type: CL_INVALID_VALUE if count and array
+ * disagree (or are empty where @p kind forbids it), CL_INVALID_<TYPE> for
+ * the first bad entry. @p list may be any CL handle array: all handles are
+ * pointers to structs, which share one representation.
+ */
+static cl_int check_list(cl_uint count, const void *list, enum refcl_type type,
+                         enum list_kind kind)
+{
+    const void *const *handles = list;
+    if ((handles == NULL) != (count == 0) || (kind == NON_EMPTY && count == 0))
+        return CL_INVALID_VALUE;
+    for (cl_uint i = 0; i < count; i++)
+        if (!refcl_object_valid(handles[i], type))
+            return refcl_invalid_code(type);
+    return CL_SUCCESS;
+}
+
+/* The spec has one code for a malformed wait list and a bad event in it. */
+static cl_int check_wait_list(cl_uint count, const cl_event *list)
+{
+    return check_list(count, list, REFCL_EVENT, MAY_BE_EMPTY) == CL_SUCCESS
+               ? CL_SUCCESS
+               : CL_INVALID_EVENT_WAIT_LIST;
+}
+
+/* "If the list of devices associated with kernel is a single device, device
+ * can be a NULL value." */
+static cl_int check_kernel_device(cl_device_id device)
+{
+    return device ? refcl_object_check(device, REFCL_DEVICE) : CL_SUCCESS;
+}
+
+/* The way out of every entry point that returns an object or a pointer. */
+static void *refuse(cl_int code, cl_int *errcode_ret)
+{
+    if (errcode_ret)
+        *errcode_ret = code;
+    return NULL;
+}
+
+/* Every clEnqueue{Acquire,Release}*: queue, objects to share, wait list. */
+static cl_int acquire_release(cl_command_queue queue, cl_uint num_objects,
+                              const cl_mem *mem_objects, cl_uint num_events,
+                              const cl_event *wait_list)
+{
+    return UNIMPLEMENTED(
+        refcl_object_check(queue, REFCL_QUEUE),
+        check_list(num_objects, mem_objects, REFCL_MEM, MAY_BE_EMPTY),
+        check_wait_list(num_events, wait_list));
+}
+
+/* Command queues. */
+
+cl_command_queue CL_API_CALL refcl_clCreateCommandQueue(
+    cl_context context, cl_device_id device,
+    cl_command_queue_properties properties, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT),
+                                refcl_object_check(device, REFCL_DEVICE)),
+                  errcode_ret);
+}
+
+cl_command_queue CL_API_CALL refcl_clCreateCommandQueueWithProperties(
+    cl_context context, cl_device_id device,
+    const cl_queue_properties *properties, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT),
+                                refcl_object_check(device, REFCL_DEVICE)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clRetainCommandQueue(cl_command_queue queue)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
+}
+
+cl_int CL_API_CALL refcl_clReleaseCommandQueue(cl_command_queue queue)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
+}
+
+cl_int CL_API_CALL refcl_clGetCommandQueueInfo(cl_command_queue queue,
+                                               cl_command_queue_info param_name,
+                                               size_t param_value_size,
+                                               void *param_value,
+                                               size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
+}
+
+cl_int CL_API_CALL refcl_clSetCommandQueueProperty(
+    cl_command_queue queue, cl_command_queue_properties properties,
+    cl_bool enable, cl_command_queue_properties *old_properties)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
+}
+
+cl_int CL_API_CALL refcl_clSetDefaultDeviceCommandQueue(cl_context context,
+                                                        cl_device_id device,
+                                                        cl_command_queue queue)
+{
+    return UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT),
+                         refcl_object_check(device, REFCL_DEVICE),
+                         refcl_object_check(queue, REFCL_QUEUE));
+}
+
+cl_int CL_API_CALL refcl_clFlush(cl_command_queue queue)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
+}
+
+cl_int CL_API_CALL refcl_clFinish(cl_command_queue queue)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
+}
+
+/* Memory objects. */
+
+cl_mem CL_API_CALL refcl_clCreateBuffer(cl_context context, cl_mem_flags flags,
+                                        size_t size, void *host_ptr,
+                                        cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateBufferWithProperties(
+    cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+    size_t size, void *host_ptr, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+                                           cl_buffer_create_type create_type,
+                                           const void *create_info,
+                                           cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(buffer, REFCL_MEM)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clRetainMemObject(cl_mem memobj)
+{
+    return UNIMPLEMENTED(refcl_object_check(memobj, REFCL_MEM));
+}
+
+cl_int CL_API_CALL refcl_clReleaseMemObject(cl_mem memobj)
+{
+    return UNIMPLEMENTED(refcl_object_check(memobj, REFCL_MEM));
+}
+
+cl_int CL_API_CALL refcl_clGetMemObjectInfo(cl_mem memobj,
+                                            cl_mem_info param_name,
+                                            size_t param_value_size,
+                                            void *param_value,
+                                            size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(memobj, REFCL_MEM));
+}
+
+cl_int CL_API_CALL refcl_clSetMemObjectDestructorCallback(
+    cl_mem memobj, void(CL_CALLBACK *pfn_notify)(cl_mem, void *),
+    void *user_data)
+{
+    return UNIMPLEMENTED(refcl_object_check(memobj, REFCL_MEM));
+}
+
+/* Images. */
+
+cl_mem CL_API_CALL refcl_clCreateImage(cl_context context, cl_mem_flags flags,
+                                       const cl_image_format *image_format,
+                                       const cl_image_desc *image_desc,
+                                       void *host_ptr, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateImageWithProperties(
+    cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+    const cl_image_format *image_format, const cl_image_desc *image_desc,
+    void *host_ptr, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateImage2D(cl_context context, cl_mem_flags flags,
+                                         const cl_image_format *image_format,
+                                         size_t image_width,
+                                         size_t image_height,
+                                         size_t image_row_pitch,
+                                         void *host_ptr, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateImage3D(
+    cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
+    size_t image_width, size_t image_height, size_t image_depth,
+    size_t image_row_pitch, size_t image_slice_pitch, void *host_ptr,
+    cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clGetSupportedImageFormats(
+    cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
+    cl_uint num_entries, cl_image_format *image_formats,
+    cl_uint *num_image_formats)
+{
+    return UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT));
+}
+
+cl_int CL_API_CALL refcl_clGetImageInfo(cl_mem image, cl_image_info param_name,
+                                        size_t param_value_size,
+                                        void *param_value,
+                                        size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(image, REFCL_MEM));
+}
+
+/* Samplers. */
+
+cl_sampler CL_API_CALL refcl_clCreateSampler(cl_context context,
+                                             cl_bool normalized_coords,
+                                             cl_addressing_mode addressing_mode,
+                                             cl_filter_mode filter_mode,
+                                             cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_sampler CL_API_CALL refcl_clCreateSamplerWithProperties(
+    cl_context context, const cl_sampler_properties *properties,
+    cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clRetainSampler(cl_sampler sampler)
+{
+    return UNIMPLEMENTED(refcl_object_check(sampler, REFCL_SAMPLER));
+}
+
+cl_int CL_API_CALL refcl_clReleaseSampler(cl_sampler sampler)
+{
+    return UNIMPLEMENTED(refcl_object_check(sampler, REFCL_SAMPLER));
+}
+
+cl_int CL_API_CALL refcl_clGetSamplerInfo(cl_sampler sampler,
+                                          cl_sampler_info param_name,
+                                          size_t param_value_size,
+                                          void *param_value,
+                                          size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(sampler, REFCL_SAMPLER));
+}
+
+/* Programs. */
+
+cl_program CL_API_CALL refcl_clCreateProgramWithSource(cl_context context,
+                                                       cl_uint count,
+                                                       const char **strings,
+                                                       const size_t *lengths,
+                                                       cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_program CL_API_CALL refcl_clCreateProgramWithBinary(
+    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+    const size_t *lengths, const unsigned char **binaries,
+    cl_int *binary_status, cl_int *errcode_ret)
+{
+    return refuse(
+        UNIMPLEMENTED(
+            refcl_object_check(context, REFCL_CONTEXT),
+            check_list(num_devices, device_list, REFCL_DEVICE, NON_EMPTY)),
+        errcode_ret);
+}
+
+cl_program CL_API_CALL refcl_clCreateProgramWithBuiltInKernels(
+    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+    const char *kernel_names, cl_int *errcode_ret)
+{
+    return refuse(
+        UNIMPLEMENTED(
+            refcl_object_check(context, REFCL_CONTEXT),
+            check_list(num_devices, device_list, REFCL_DEVICE, NON_EMPTY)),
+        errcode_ret);
+}
+
+cl_program CL_API_CALL refcl_clCreateProgramWithIL(cl_context context,
+                                                   const void *il,
+                                                   size_t length,
+                                                   cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clRetainProgram(cl_program program)
+{
+    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM));
+}
+
+cl_int CL_API_CALL refcl_clReleaseProgram(cl_program program)
+{
+    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM));
+}
+
+cl_int CL_API_CALL refcl_clBuildProgram(
+    cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+    const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+    void *user_data)
+{
+    return UNIMPLEMENTED(
+        refcl_object_check(program, REFCL_PROGRAM),
+        check_list(num_devices, device_list, REFCL_DEVICE, MAY_BE_EMPTY));
+}
+
+cl_int CL_API_CALL refcl_clCompileProgram(
+    cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+    const char *options, cl_uint num_input_headers,
+    const cl_program *input_headers, const char **header_include_names,
+    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+{
+    return UNIMPLEMENTED(
+        refcl_object_check(program, REFCL_PROGRAM),
+        check_list(num_devices, device_list, REFCL_DEVICE, MAY_BE_EMPTY),
+        check_list(num_input_headers, input_headers, REFCL_PROGRAM,
+                   MAY_BE_EMPTY));
+}
+
+cl_program CL_API_CALL refcl_clLinkProgram(
+    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+    const char *options, cl_uint num_input_programs,
+    const cl_program *input_programs,
+    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data,
+    cl_int *errcode_ret)
+{
+    return refuse(
+        UNIMPLEMENTED(
+            refcl_object_check(context, REFCL_CONTEXT),
+            check_list(num_devices, device_list, REFCL_DEVICE, MAY_BE_EMPTY),
+            check_list(num_input_programs, input_programs, REFCL_PROGRAM,
+                       NON_EMPTY)),
+        errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clGetProgramInfo(cl_program program,
+                                          cl_program_info param_name,
+                                          size_t param_value_size,
+                                          void *param_value,
+                                          size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM));
+}
+
+cl_int CL_API_CALL refcl_clGetProgramBuildInfo(
+    cl_program program, cl_device_id device, cl_program_build_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM),
+                         refcl_object_check(device, REFCL_DEVICE));
+}
+
+cl_int CL_API_CALL refcl_clSetProgramReleaseCallback(
+    cl_program program, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+    void *user_data)
+{
+    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM));
+}
+
+cl_int CL_API_CALL refcl_clSetProgramSpecializationConstant(
+    cl_program program, cl_uint spec_id, size_t spec_size,
+    const void *spec_value)
+{
+    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM));
+}
+
+/* Kernels. */
+
+cl_kernel CL_API_CALL refcl_clCreateKernel(cl_program program,
+                                           const char *kernel_name,
+                                           cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clCreateKernelsInProgram(cl_program program,
+                                                  cl_uint num_kernels,
+                                                  cl_kernel *kernels,
+                                                  cl_uint *num_kernels_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM));
+}
+
+cl_kernel CL_API_CALL refcl_clCloneKernel(cl_kernel source_kernel,
+                                          cl_int *errcode_ret)
+{
+    return refuse(
+        UNIMPLEMENTED(refcl_object_check(source_kernel, REFCL_KERNEL)),
+        errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clRetainKernel(cl_kernel kernel)
+{
+    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
+}
+
+cl_int CL_API_CALL refcl_clReleaseKernel(cl_kernel kernel)
+{
+    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
+}
+
+cl_int CL_API_CALL refcl_clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
+                                        size_t arg_size, const void *arg_value)
+{
+    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
+}
+
+cl_int CL_API_CALL refcl_clSetKernelArgSVMPointer(cl_kernel kernel,
+                                                  cl_uint arg_index,
+                                                  const void *arg_value)
+{
+    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
+}
+
+cl_int CL_API_CALL refcl_clSetKernelExecInfo(cl_kernel kernel,
+                                             cl_kernel_exec_info param_name,
+                                             size_t param_value_size,
+                                             const void *param_value)
+{
+    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
+}
+
+cl_int CL_API_CALL refcl_clGetKernelInfo(cl_kernel kernel,
+                                         cl_kernel_info param_name,
+                                         size_t param_value_size,
+                                         void *param_value,
+                                         size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
+}
+
+cl_int CL_API_CALL refcl_clGetKernelArgInfo(
+    cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
+}
+
+cl_int CL_API_CALL refcl_clGetKernelWorkGroupInfo(
+    cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL),
+                         check_kernel_device(device));
+}
+
+cl_int CL_API_CALL refcl_clGetKernelSubGroupInfo(
+    cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+    size_t input_value_size, const void *input_value, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL),
+                         check_kernel_device(device));
+}
+
+cl_int CL_API_CALL refcl_clGetKernelSubGroupInfoKHR(
+    cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+    size_t input_value_size, const void *input_value, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL),
+                         check_kernel_device(device));
+}
+
+/* Events. */
+
+cl_event CL_API_CALL refcl_clCreateUserEvent(cl_context context,
+                                             cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clSetUserEventStatus(cl_event event,
+                                              cl_int execution_status)
+{
+    return UNIMPLEMENTED(refcl_object_check(event, REFCL_EVENT));
+}
+
+cl_int CL_API_CALL refcl_clSetEventCallback(
+    cl_event event, cl_int command_exec_callback_type,
+    void(CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *), void *user_data)
+{
+    return UNIMPLEMENTED(refcl_object_check(event, REFCL_EVENT));
+}
+
+/* CL_INVALID_VALUE "if num_events is zero or event_list is NULL",
+ * CL_INVALID_EVENT for a bad entry. */
+cl_int CL_API_CALL refcl_clWaitForEvents(cl_uint num_events,
+                                         const cl_event *event_list)
+{
+    return UNIMPLEMENTED(
+        check_list(num_events, event_list, REFCL_EVENT, NON_EMPTY));
+}
+
+cl_int CL_API_CALL refcl_clGetEventInfo(cl_event event,
+                                        cl_event_info param_name,
+                                        size_t param_value_size,
+                                        void *param_value,
+                                        size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(event, REFCL_EVENT));
+}
+
+cl_int CL_API_CALL refcl_clRetainEvent(cl_event event)
+{
+    return UNIMPLEMENTED(refcl_object_check(event, REFCL_EVENT));
+}
+
+cl_int CL_API_CALL refcl_clReleaseEvent(cl_event event)
+{
+    return UNIMPLEMENTED(refcl_object_check(event, REFCL_EVENT));
+}
+
+cl_int CL_API_CALL refcl_clGetEventProfilingInfo(cl_event event,
+                                                 cl_profiling_info param_name,
+                                                 size_t param_value_size,
+                                                 void *param_value,
+                                                 size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(event, REFCL_EVENT));
+}
+
+/* Enqueued commands. */
+
+cl_int CL_API_CALL refcl_clEnqueueReadBuffer(
+    cl_command_queue queue, cl_mem buffer, cl_bool blocking_read, size_t offset,
+    size_t size, void *ptr, cl_uint num_events, const cl_event *wait_list,
+    cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(buffer, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueWriteBuffer(
+    cl_command_queue queue, cl_mem buffer, cl_bool blocking_write,
+    size_t offset, size_t size, const void *ptr, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(buffer, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueReadBufferRect(
+    cl_command_queue queue, cl_mem buffer, cl_bool blocking_read,
+    const size_t *buffer_origin, const size_t *host_origin,
+    const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+    size_t host_row_pitch, size_t host_slice_pitch, void *ptr,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(buffer, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueWriteBufferRect(
+    cl_command_queue queue, cl_mem buffer, cl_bool blocking_write,
+    const size_t *buffer_origin, const size_t *host_origin,
+    const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+    size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(buffer, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueFillBuffer(
+    cl_command_queue queue, cl_mem buffer, const void *pattern,
+    size_t pattern_size, size_t offset, size_t size, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(buffer, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueCopyBuffer(
+    cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer,
+    size_t src_offset, size_t dst_offset, size_t size, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(src_buffer, REFCL_MEM),
+                         refcl_object_check(dst_buffer, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueCopyBufferRect(
+    cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer,
+    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
+    size_t dst_slice_pitch, cl_uint num_events, const cl_event *wait_list,
+    cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(src_buffer, REFCL_MEM),
+                         refcl_object_check(dst_buffer, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueReadImage(
+    cl_command_queue queue, cl_mem image, cl_bool blocking_read,
+    const size_t *origin, const size_t *region, size_t row_pitch,
+    size_t slice_pitch, void *ptr, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(image, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueWriteImage(
+    cl_command_queue queue, cl_mem image, cl_bool blocking_write,
+    const size_t *origin, const size_t *region, size_t input_row_pitch,
+    size_t input_slice_pitch, const void *ptr, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(image, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueFillImage(
+    cl_command_queue queue, cl_mem image, const void *fill_color,
+    const size_t *origin, const size_t *region, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(image, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueCopyImage(
+    cl_command_queue queue, cl_mem src_image, cl_mem dst_image,
+    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(src_image, REFCL_MEM),
+                         refcl_object_check(dst_image, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueCopyImageToBuffer(
+    cl_command_queue queue, cl_mem src_image, cl_mem dst_buffer,
+    const size_t *src_origin, const size_t *region, size_t dst_offset,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(src_image, REFCL_MEM),
+                         refcl_object_check(dst_buffer, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueCopyBufferToImage(
+    cl_command_queue queue, cl_mem src_buffer, cl_mem dst_image,
+    size_t src_offset, const size_t *dst_origin, const size_t *region,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(src_buffer, REFCL_MEM),
+                         refcl_object_check(dst_image, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+void *CL_API_CALL refcl_clEnqueueMapBuffer(
+    cl_command_queue queue, cl_mem buffer, cl_bool blocking_map,
+    cl_map_flags map_flags, size_t offset, size_t size, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                                refcl_object_check(buffer, REFCL_MEM),
+                                check_wait_list(num_events, wait_list)),
+                  errcode_ret);
+}
+
+void *CL_API_CALL refcl_clEnqueueMapImage(
+    cl_command_queue queue, cl_mem image, cl_bool blocking_map,
+    cl_map_flags map_flags, const size_t *origin, const size_t *region,
+    size_t *image_row_pitch, size_t *image_slice_pitch, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                                refcl_object_check(image, REFCL_MEM),
+                                check_wait_list(num_events, wait_list)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clEnqueueUnmapMemObject(
+    cl_command_queue queue, cl_mem memobj, void *mapped_ptr,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(memobj, REFCL_MEM),
+                         check_wait_list(num_events, wait_list));
+}
+
+/* CL_INVALID_VALUE "if num_mem_objects is zero or if mem_objects is NULL". */
+cl_int CL_API_CALL refcl_clEnqueueMigrateMemObjects(
+    cl_command_queue queue, cl_uint num_mem_objects, const cl_mem *mem_objects,
+    cl_mem_migration_flags flags, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(
+        refcl_object_check(queue, REFCL_QUEUE),
+        check_list(num_mem_objects, mem_objects, REFCL_MEM, NON_EMPTY),
+        check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueNDRangeKernel(
+    cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    const size_t *local_work_size, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(kernel, REFCL_KERNEL),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueTask(cl_command_queue queue,
+                                       cl_kernel kernel, cl_uint num_events,
+                                       const cl_event *wait_list,
+                                       cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         refcl_object_check(kernel, REFCL_KERNEL),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueNativeKernel(
+    cl_command_queue queue, void(CL_CALLBACK *user_func)(void *), void *args,
+    size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
+    const void **args_mem_loc, cl_uint num_events, const cl_event *wait_list,
+    cl_event *event)
+{
+    return UNIMPLEMENTED(
+        refcl_object_check(queue, REFCL_QUEUE),
+        check_list(num_mem_objects, mem_list, REFCL_MEM, MAY_BE_EMPTY),
+        check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueMarker(cl_command_queue queue,
+                                         cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueMarkerWithWaitList(cl_command_queue queue,
+                                                     cl_uint num_events,
+                                                     const cl_event *wait_list,
+                                                     cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueBarrier(cl_command_queue queue)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueBarrierWithWaitList(cl_command_queue queue,
+                                                      cl_uint num_events,
+                                                      const cl_event *wait_list,
+                                                      cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         check_wait_list(num_events, wait_list));
+}
+
+/* Not a wait list: CL_INVALID_VALUE "if num_events is zero or event_list is
+ * NULL", CL_INVALID_EVENT for a bad entry. */
+cl_int CL_API_CALL refcl_clEnqueueWaitForEvents(cl_command_queue queue,
+                                                cl_uint num_events,
+                                                const cl_event *event_list)
+{
+    return UNIMPLEMENTED(
+        refcl_object_check(queue, REFCL_QUEUE),
+        check_list(num_events, event_list, REFCL_EVENT, NON_EMPTY));
+}
+
+/* SVM and pipes. */
+
+/* No error code to report: NULL says both "bad context" and "unsupported". */
+void *CL_API_CALL refcl_clSVMAlloc(cl_context context, cl_svm_mem_flags flags,
+                                   size_t size, cl_uint alignment)
+{
+    return NULL;
+}
+
+/* Nothing to report an error through, and refcl never hands out SVM memory,
+ * so there is nothing to free either. */
+void CL_API_CALL refcl_clSVMFree(cl_context context, void *svm_pointer)
+{
+}
+
+cl_int CL_API_CALL refcl_clEnqueueSVMFree(
+    cl_command_queue queue, cl_uint num_svm_pointers, void **svm_pointers,
+    void(CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint, void **,
+                                     void *),
+    void *user_data, cl_uint num_events, const cl_event *wait_list,
+    cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueSVMMemcpy(
+    cl_command_queue queue, cl_bool blocking_copy, void *dst_ptr,
+    const void *src_ptr, size_t size, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueSVMMemFill(
+    cl_command_queue queue, void *svm_ptr, const void *pattern,
+    size_t pattern_size, size_t size, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueSVMMap(
+    cl_command_queue queue, cl_bool blocking_map, cl_map_flags map_flags,
+    void *svm_ptr, size_t size, cl_uint num_events, const cl_event *wait_list,
+    cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueSVMUnmap(cl_command_queue queue,
+                                           void *svm_ptr, cl_uint num_events,
+                                           const cl_event *wait_list,
+                                           cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueSVMMigrateMem(
+    cl_command_queue queue, cl_uint num_svm_pointers, const void **svm_pointers,
+    const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
+                         check_wait_list(num_events, wait_list));
+}
+
+cl_mem CL_API_CALL refcl_clCreatePipe(cl_context context, cl_mem_flags flags,
+                                      cl_uint pipe_packet_size,
+                                      cl_uint pipe_max_packets,
+                                      const cl_pipe_properties *properties,
+                                      cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name,
+                                       size_t param_value_size,
+                                       void *param_value,
+                                       size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(pipe, REFCL_MEM));
+}
+
+/* GL and EGL sharing (cl_khr_gl_sharing, cl_khr_gl_event, cl_khr_egl_*). */
+
+cl_mem CL_API_CALL refcl_clCreateFromGLBuffer(cl_context context,
+                                              cl_mem_flags flags,
+                                              cl_GLuint bufobj,
+                                              cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateFromGLTexture(cl_context context,
+                                               cl_mem_flags flags,
+                                               cl_GLenum target,
+                                               cl_GLint miplevel,
+                                               cl_GLuint texture,
+                                               cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateFromGLTexture2D(cl_context context,
+                                                 cl_mem_flags flags,
+                                                 cl_GLenum target,
+                                                 cl_GLint miplevel,
+                                                 cl_GLuint texture,
+                                                 cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateFromGLTexture3D(cl_context context,
+                                                 cl_mem_flags flags,
+                                                 cl_GLenum target,
+                                                 cl_GLint miplevel,
+                                                 cl_GLuint texture,
+                                                 cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateFromGLRenderbuffer(cl_context context,
+                                                    cl_mem_flags flags,
+                                                    cl_GLuint renderbuffer,
+                                                    cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clGetGLObjectInfo(cl_mem memobj,
+                                           cl_gl_object_type *gl_object_type,
+                                           cl_GLuint *gl_object_name)
+{
+    return UNIMPLEMENTED(refcl_object_check(memobj, REFCL_MEM));
+}
+
+cl_int CL_API_CALL refcl_clGetGLTextureInfo(cl_mem memobj,
+                                            cl_gl_texture_info param_name,
+                                            size_t param_value_size,
+                                            void *param_value,
+                                            size_t *param_value_size_ret)
+{
+    return UNIMPLEMENTED(refcl_object_check(memobj, REFCL_MEM));
+}
+
+cl_int CL_API_CALL refcl_clEnqueueAcquireGLObjects(
+    cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return acquire_release(queue, num_objects, mem_objects, num_events,
+                           wait_list);
+}
+
+cl_int CL_API_CALL refcl_clEnqueueReleaseGLObjects(
+    cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return acquire_release(queue, num_objects, mem_objects, num_events,
+                           wait_list);
+}
+
+/* No handle argument: the loader found refcl through the properties. */
+cl_int CL_API_CALL refcl_clGetGLContextInfoKHR(
+    const cl_context_properties *properties, cl_gl_context_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    return CL_INVALID_OPERATION;
+}
+
+cl_event CL_API_CALL refcl_clCreateEventFromGLsyncKHR(cl_context context,
+                                                      cl_GLsync sync,
+                                                      cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateFromEGLImageKHR(
+    cl_context context, CLeglDisplayKHR display, CLeglImageKHR image,
+    cl_mem_flags flags, const cl_egl_image_properties_khr *properties,
+    cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clEnqueueAcquireEGLObjectsKHR(
+    cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return acquire_release(queue, num_objects, mem_objects, num_events,
+                           wait_list);
+}
+
+cl_int CL_API_CALL refcl_clEnqueueReleaseEGLObjectsKHR(
+    cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return acquire_release(queue, num_objects, mem_objects, num_events,
+                           wait_list);
+}
+
+cl_event CL_API_CALL refcl_clCreateEventFromEGLSyncKHR(cl_context context,
+                                                       CLeglSyncKHR sync,
+                                                       CLeglDisplayKHR display,
+                                                       cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+/* Direct3D 10/11 and DX9 media sharing (prototypes in refcl/api.h). */
+
+cl_int CL_API_CALL refcl_clGetDeviceIDsFromD3D10KHR(
+    cl_platform_id platform, cl_uint source, void *object, cl_uint set,
+    cl_uint num_entries, cl_device_id *devices, cl_uint *num_devices)
+{
+    return UNIMPLEMENTED(refcl_object_check(platform, REFCL_PLATFORM));
+}
+
+cl_mem CL_API_CALL refcl_clCreateFromD3D10BufferKHR(cl_context context,
+                                                    cl_mem_flags flags,
+                                                    void *resource,
+                                                    cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateFromD3D10Texture2DKHR(
+    cl_context context, cl_mem_flags flags, void *resource,
+    unsigned int subresource, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateFromD3D10Texture3DKHR(
+    cl_context context, cl_mem_flags flags, void *resource,
+    unsigned int subresource, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clEnqueueAcquireD3D10ObjectsKHR(
+    cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return acquire_release(queue, num_objects, mem_objects, num_events,
+                           wait_list);
+}
+
+cl_int CL_API_CALL refcl_clEnqueueReleaseD3D10ObjectsKHR(
+    cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return acquire_release(queue, num_objects, mem_objects, num_events,
+                           wait_list);
+}
+
+cl_int CL_API_CALL refcl_clGetDeviceIDsFromD3D11KHR(
+    cl_platform_id platform, cl_uint source, void *object, cl_uint set,
+    cl_uint num_entries, cl_device_id *devices, cl_uint *num_devices)
+{
+    return UNIMPLEMENTED(refcl_object_check(platform, REFCL_PLATFORM));
+}
+
+cl_mem CL_API_CALL refcl_clCreateFromD3D11BufferKHR(cl_context context,
+                                                    cl_mem_flags flags,
+                                                    void *resource,
+                                                    cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateFromD3D11Texture2DKHR(
+    cl_context context, cl_mem_flags flags, void *resource,
+    unsigned int subresource, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_mem CL_API_CALL refcl_clCreateFromD3D11Texture3DKHR(
+    cl_context context, cl_mem_flags flags, void *resource,
+    unsigned int subresource, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clEnqueueAcquireD3D11ObjectsKHR(
+    cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return acquire_release(queue, num_objects, mem_objects, num_events,
+                           wait_list);
+}
+
+cl_int CL_API_CALL refcl_clEnqueueReleaseD3D11ObjectsKHR(
+    cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return acquire_release(queue, num_objects, mem_objects, num_events,
+                           wait_list);
+}
+
+cl_int CL_API_CALL refcl_clGetDeviceIDsFromDX9MediaAdapterKHR(
+    cl_platform_id platform, cl_uint num_media_adapters,
+    cl_uint *media_adapter_type, void *media_adapters, cl_uint set,
+    cl_uint num_entries, cl_device_id *devices, cl_uint *num_devices)
+{
+    return UNIMPLEMENTED(refcl_object_check(platform, REFCL_PLATFORM));
+}
+
+cl_mem CL_API_CALL refcl_clCreateFromDX9MediaSurfaceKHR(
+    cl_context context, cl_mem_flags flags, cl_uint adapter_type,
+    void *surface_info, cl_uint plane, cl_int *errcode_ret)
+{
+    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
+                  errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clEnqueueAcquireDX9MediaSurfacesKHR(
+    cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return acquire_release(queue, num_objects, mem_objects, num_events,
+                           wait_list);
+}
+
+cl_int CL_API_CALL refcl_clEnqueueReleaseDX9MediaSurfacesKHR(
+    cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return acquire_release(queue, num_objects, mem_objects, num_events,
+                           wait_list);
+}

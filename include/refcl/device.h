@@ -1,0 +1,76 @@
+/*
+ * refcl's CPU devices. The machine is read once from hwloc (and sysfs where
+ * hwloc has no answer) into an immutable struct refcl_topology; every device,
+ * root or sub-device, owns the hwloc cpuset of its compute units.
+ */
+#ifndef REFCL_DEVICE_H
+#define REFCL_DEVICE_H
+
+#include <hwloc.h>
+
+#include "refcl/object.h"
+
+/** Facts about the host, read once; immutable afterwards. */
+struct refcl_topology {
+    hwloc_topology_t topo;
+    hwloc_bitmap_t allowed;        /**< PUs this process may run on */
+    cl_uint pu_count;              /**< PUs in `allowed` */
+    cl_ulong global_mem_size;      /**< bytes of the allowed NUMA nodes */
+    cl_ulong cache_size;           /**< bytes of the largest data cache */
+    cl_uint cacheline_size;        /**< bytes */
+    /** Bytes of the L2 (else L1 data) cache above the first allowed PU, 0 if
+     *  hwloc reports neither: what one core keeps close. */
+    cl_ulong core_cache_size;
+    cl_uint max_clock_mhz;         /**< 0 if the host does not say */
+    char cpu_name[128];            /**< hwloc CPUModel, else "CPU" */
+    char cpu_vendor[64];           /**< hwloc CPUVendor, else "unknown" */
+    cl_uint vendor_id;             /**< PCI-SIG id of the CPU vendor, or 0 */
+    cl_uint native_vector_bytes;   /**< widest SIMD register: 16, 32, 64 */
+    cl_bool fma;                   /**< fused multiply-add in hardware */
+};
+
+/**
+ * The topology, loaded on first call (thread-safe, once).
+ * @return NULL if hwloc could not load it.
+ */
+const struct refcl_topology *refcl_topology_get(void);
+
+/** Frees the topology (library unload). */
+void refcl_topology_teardown(void);
+
+/**
+ * The part of the last-level caches that @p cpuset owns, in bytes: for each
+ * outermost data (or unified) cache intersecting @p cpuset, its size times
+ * the fraction of its PUs that lie in @p cpuset. A device's
+ * CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is this for its cpuset.
+ */
+cl_ulong refcl_topology_llc_share(const struct refcl_topology *topology,
+                                  hwloc_const_cpuset_t cpuset);
+
+struct _cl_device_id {
+    struct refcl_object obj;       /**< obj.parent: parent device or NULL */
+    hwloc_bitmap_t cpuset;         /**< owned; the device's compute units */
+    cl_uint compute_units;         /**< PUs in cpuset */
+    cl_ulong global_mem_cache_size;
+    /** CL_DEVICE_PARTITION_TYPE as requested, 0-terminated; NULL for root. */
+    cl_device_partition_property *partition_type;
+    size_t partition_type_len;     /**< entries, terminator included */
+};
+REFCL_OBJECT_LAYOUT(struct _cl_device_id);
+
+/** True for a device the application did not create (refcount fixed). */
+static inline bool refcl_device_is_root(const struct _cl_device_id *device)
+{
+    return device->obj.parent == NULL;
+}
+
+/**
+ * Creates the root device of every platform, once, loading the topology.
+ * @return CL_SUCCESS, or CL_OUT_OF_HOST_MEMORY if that failed.
+ */
+cl_int refcl_root_devices_init(void);
+
+/** Frees the root devices (library unload). */
+void refcl_root_devices_teardown(void);
+
+#endif /* REFCL_DEVICE_H */

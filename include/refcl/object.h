@@ -1,0 +1,117 @@
+/*
+ * The one header every refcl CL object starts with, and the pools that hand
+ * objects out and recognise them again.
+ *
+ * Layout (cl_khr_icd 1.x and 2.0): the loader reads `dispatch` at offset 0
+ * and, for ICD2, `disp_data` right after it. The rest is refcl's own.
+ *
+ * Validation never trusts a handle: each object type lives in its own pool, a
+ * fixed virtual region of equal slots that refcl reserves once and never
+ * unmaps while loaded. A handle is valid only if it is the start of a slot of
+ * the right pool and that slot's `state` says "live". Only after that check is
+ * anything else read through the handle, so NULL, foreign, zeroed or released
+ * handles all get CL_INVALID_<TYPE> and never a crash.
+ */
+#ifndef REFCL_OBJECT_H
+#define REFCL_OBJECT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "refcl/compat.h"
+
+/** The CL object types, one pool each. */
+enum refcl_type {
+    REFCL_PLATFORM,
+    REFCL_DEVICE,
+    REFCL_CONTEXT,
+    REFCL_QUEUE,
+    REFCL_MEM,
+    REFCL_PROGRAM,
+    REFCL_KERNEL,
+    REFCL_EVENT,
+    REFCL_SAMPLER,
+    REFCL_TYPE_COUNT
+};
+
+/** Size of every pool slot: each object struct must fit in it. */
+#define REFCL_SLOT_SIZE 256u
+
+/** Common header of every CL object. */
+struct refcl_object {
+    const struct _cl_icd_dispatch *dispatch; /**< ICD1: loader reads this */
+    void *disp_data;                         /**< ICD2: set by the loader */
+    _Atomic unsigned state;                  /**< type tag while live, else 0 */
+    atomic_uint refcount;
+    struct refcl_object *parent;             /**< creator, or NULL */
+    struct _cl_platform_id *platform;        /**< owning platform */
+};
+
+_Static_assert(offsetof(struct refcl_object, dispatch) == 0,
+               "cl_khr_icd: dispatch must be the first member");
+_Static_assert(offsetof(struct refcl_object, disp_data) == sizeof(void *),
+               "cl_khr_icd 2.0: disp_data must follow dispatch");
+
+/** Asserts that a CL object struct embeds the header first and fits a slot. */
+#define REFCL_OBJECT_LAYOUT(type)                                          \
+    _Static_assert(offsetof(type, obj) == 0 &&                             \
+                       sizeof(type) <= REFCL_SLOT_SIZE,                    \
+                   #type " must start with struct refcl_object and fit a " \
+                         "pool slot")
+
+/**
+ * Allocates a zeroed object of @p type from its pool with refcount 1.
+ *
+ * The only place that sets dispatch and disp_data: a child copies both from
+ * @p parent (if any), else from @p platform; a platform passes itself as
+ * neither (both NULL) and gets @p dispatch and a NULL disp_data.
+ *
+ * @return the object, or NULL when the pool is exhausted or cannot be mapped.
+ */
+void *refcl_object_alloc(enum refcl_type type, struct refcl_object *parent,
+                         struct _cl_platform_id *platform,
+                         const struct _cl_icd_dispatch *dispatch);
+
+/** Marks @p obj dead and returns its slot to the pool (after a quarantine). */
+void refcl_object_free(struct refcl_object *obj);
+
+/** True if @p handle is a live object of @p type handed out by refcl. */
+bool refcl_object_valid(const void *handle, enum refcl_type type);
+
+/** CL_SUCCESS if valid, else the spec's CL_INVALID_<TYPE> for @p type. */
+cl_int refcl_object_check(const void *handle, enum refcl_type type);
+
+/** The spec's CL_INVALID_<TYPE> code for @p type. */
+cl_int refcl_invalid_code(enum refcl_type type);
+
+/** Increments the reference count (relaxed: the caller holds a reference). */
+static inline void refcl_object_retain(struct refcl_object *obj)
+{
+    atomic_fetch_add_explicit(&obj->refcount, 1, memory_order_relaxed);
+}
+
+/** Decrements the reference count; true when this was the last reference. */
+static inline bool refcl_object_release(struct refcl_object *obj)
+{
+    return atomic_fetch_sub_explicit(&obj->refcount, 1,
+                                     memory_order_acq_rel) == 1;
+}
+
+static inline cl_uint refcl_object_refcount(const struct refcl_object *obj)
+{
+    return atomic_load_explicit(&obj->refcount, memory_order_relaxed);
+}
+
+/**
+ * Sets disp_data of every live object of @p platform, the platform included
+ * (clIcdSetPlatformDispatchDataKHR). Objects created concurrently see either
+ * this walk or the new value through their parent.
+ */
+void refcl_objects_set_disp_data(struct _cl_platform_id *platform,
+                                 void *disp_data);
+
+/** Releases every pool mapping (library unload). */
+void refcl_objects_teardown(void);
+
+#endif /* REFCL_OBJECT_H */

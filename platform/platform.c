@@ -1,0 +1,189 @@
+/*
+ * refcl's platform: enumeration (clIcdGetPlatformIDsKHR, clGetPlatformIDs)
+ * and clGetPlatformInfo. Enumeration allocates the platform objects only;
+ * the hwloc topology waits for the first device query.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "refcl/api.h"
+#include "refcl/info.h"
+#include "refcl/platform.h"
+#include "refcl/version.h"
+
+#define PLATFORM_NAME "refcl"
+#define PLATFORM_VENDOR "refcl"
+#define PLATFORM_ICD_SUFFIX "REFCL"
+/* No kernel compiler: the spec allows CL_DEVICE_COMPILER_AVAILABLE ==
+ * CL_FALSE only for the embedded profile. */
+#define PLATFORM_PROFILE "EMBEDDED_PROFILE"
+#define PLATFORM_VERSION "OpenCL 3.0 refcl " REFCL_VERSION_STRING
+
+/* Platform extensions; "must be supported by all devices associated with
+ * this platform", so each is in the devices' lists too. */
+static const cl_name_version platform_extensions[] = {
+    {CL_MAKE_VERSION(2, 0, 0), "cl_khr_icd"},
+};
+#define PLATFORM_EXTENSION_COUNT \
+    (sizeof(platform_extensions) / sizeof(platform_extensions[0]))
+
+static struct _cl_platform_id *platforms[REFCL_MAX_PLATFORMS];
+static cl_uint platform_count;
+static char extensions_string[256];
+static cl_ulong host_timer_resolution;
+
+static void platforms_create(void)
+{
+    struct _cl_platform_id *p = refcl_object_alloc(
+        REFCL_PLATFORM, NULL, NULL, &refcl_dispatch_icd2);
+    if (!p)
+        return;
+    p->obj.platform = p;
+    p->index = 0;
+    platforms[0] = p;
+
+    refcl_names_join(platform_extensions, PLATFORM_EXTENSION_COUNT,
+                     extensions_string, sizeof(extensions_string));
+    struct timespec res;
+    if (clock_getres(CLOCK_MONOTONIC, &res) == 0)
+        host_timer_resolution =
+            (cl_ulong)res.tv_sec * 1000000000u + (cl_ulong)res.tv_nsec;
+    platform_count = 1;
+}
+
+cl_uint refcl_platforms(struct _cl_platform_id *const **list)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, platforms_create);
+    *list = platforms;
+    return platform_count;
+}
+
+struct _cl_platform_id *refcl_platform_resolve(cl_platform_id platform)
+{
+    if (platform == NULL) {
+        struct _cl_platform_id *const *list;
+        return refcl_platforms(&list) ? list[0] : NULL;
+    }
+    return refcl_object_valid(platform, REFCL_PLATFORM) ? platform : NULL;
+}
+
+/* cl_khr_icd: CL_INVALID_VALUE "if num_entries is equal to zero and
+ * platforms is not NULL or if both num_platforms and platforms are NULL";
+ * CL_PLATFORM_NOT_FOUND_KHR "if zero platforms are available". */
+cl_int CL_API_CALL refcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
+                                                cl_platform_id *out,
+                                                cl_uint *num_platforms)
+{
+    if ((num_entries == 0 && out) || (!out && !num_platforms))
+        return CL_INVALID_VALUE;
+    struct _cl_platform_id *const *list;
+    cl_uint count = refcl_platforms(&list);
+    if (count == 0)
+        return CL_PLATFORM_NOT_FOUND_KHR;
+    for (cl_uint i = 0; out && i < count && i < num_entries; i++)
+        out[i] = list[i];
+    if (num_platforms)
+        *num_platforms = count;
+    return CL_SUCCESS;
+}
+
+REFCL_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(
+    cl_uint num_entries, cl_platform_id *platforms_out, cl_uint *num_platforms)
+{
+    return refcl_clIcdGetPlatformIDsKHR(num_entries, platforms_out,
+                                        num_platforms);
+}
+
+/* Only reached without a loader, or through an ICD2 loader's table. */
+cl_int CL_API_CALL refcl_clGetPlatformIDs(cl_uint num_entries,
+                                          cl_platform_id *platforms_out,
+                                          cl_uint *num_platforms)
+{
+    return refcl_clIcdGetPlatformIDsKHR(num_entries, platforms_out,
+                                        num_platforms);
+}
+
+cl_int CL_API_CALL refcl_clGetPlatformInfo(cl_platform_id platform,
+                                           cl_platform_info param_name,
+                                           size_t param_value_size,
+                                           void *param_value,
+                                           size_t *param_value_size_ret)
+{
+    /* CL_INVALID_PLATFORM "if platform is not a valid platform"; NULL picks
+     * refcl's default platform (the spec leaves NULL to the implementation). */
+    if (!refcl_platform_resolve(platform))
+        return CL_INVALID_PLATFORM;
+
+    const char *string = NULL;
+    const void *value = NULL;
+    size_t size = 0;
+    cl_version numeric_version = CL_MAKE_VERSION(3, 0, 0);
+
+    switch (param_name) {
+    case CL_PLATFORM_PROFILE:
+        string = PLATFORM_PROFILE;
+        break;
+    case CL_PLATFORM_VERSION:
+        string = PLATFORM_VERSION;
+        break;
+    case CL_PLATFORM_NUMERIC_VERSION:
+        value = &numeric_version;
+        size = sizeof(numeric_version);
+        break;
+    case CL_PLATFORM_NAME:
+        string = PLATFORM_NAME;
+        break;
+    case CL_PLATFORM_VENDOR:
+        string = PLATFORM_VENDOR;
+        break;
+    case CL_PLATFORM_EXTENSIONS:
+        string = extensions_string;
+        break;
+    case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
+        value = platform_extensions;
+        size = sizeof(platform_extensions);
+        break;
+    case CL_PLATFORM_HOST_TIMER_RESOLUTION:
+        value = &host_timer_resolution;
+        size = sizeof(host_timer_resolution);
+        break;
+    case CL_PLATFORM_ICD_SUFFIX_KHR:
+        string = PLATFORM_ICD_SUFFIX;
+        break;
+    default:
+        /* CL_INVALID_VALUE "if param_name is not one of the supported
+         * values". */
+        return CL_INVALID_VALUE;
+    }
+    if (string)
+        return refcl_info_string(string, param_value_size, param_value,
+                                 param_value_size_ret);
+    return refcl_info_return(value, size, param_value_size, param_value,
+                             param_value_size_ret);
+}
+
+/* Exported: ocl-icd looks clGetPlatformInfo up by name in every ICD. */
+REFCL_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
+                                                  cl_platform_info param_name,
+                                                  size_t param_value_size,
+                                                  void *param_value,
+                                                  size_t *param_value_size_ret)
+{
+    return refcl_clGetPlatformInfo(platform, param_name, param_value_size,
+                                   param_value, param_value_size_ret);
+}
+
+/* Deprecated 1.1 entry point: "always returns CL_SUCCESS". */
+cl_int CL_API_CALL refcl_clUnloadCompiler(void)
+{
+    return CL_SUCCESS;
+}
+
+/* A hint with nothing to unload (no compiler); CL_INVALID_PLATFORM "if
+ * platform is not a valid platform". */
+cl_int CL_API_CALL refcl_clUnloadPlatformCompiler(cl_platform_id platform)
+{
+    return refcl_object_check(platform, REFCL_PLATFORM);
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what refcl needs to build and test, from Debian 12's packages.
+set -euo pipefail
+packages=(
+    build-essential cmake pkg-config clang binutils
+    opencl-headers ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo
+    libhwloc-dev hwloc valgrind
+)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+echo "installing: ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

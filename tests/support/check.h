@@ -1,0 +1,77 @@
+/*
+ * Minimal assertions for refcl's tests: every check names its expression and
+ * both values, counts failures, and the test exits non-zero if any failed.
+ */
+#ifndef REFCL_TEST_CHECK_H
+#define REFCL_TEST_CHECK_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/** Exit code telling CTest the test cannot run here (SKIP_RETURN_CODE). */
+#define TEST_SKIP 77
+
+extern int test_failures;
+
+#define CHECK(cond)                                                          \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, \
+                    #cond);                                                  \
+            test_failures++;                                                 \
+        }                                                                    \
+    } while (0)
+
+/** Compares two integers of any width; prints both on mismatch. */
+#define CHECK_EQ(actual, expected)                                           \
+    do {                                                                     \
+        long long check_a_ = (long long)(actual);                            \
+        long long check_e_ = (long long)(expected);                          \
+        if (check_a_ != check_e_) {                                          \
+            fprintf(stderr, "%s:%d: %s == %lld, expected %s == %lld\n",      \
+                    __FILE__, __LINE__, #actual, check_a_, #expected,        \
+                    check_e_);                                               \
+            test_failures++;                                                 \
+        }                                                                    \
+    } while (0)
+
+#define CHECK_STR(actual, expected)                                          \
+    do {                                                                     \
+        const char *check_a_ = (actual);                                     \
+        const char *check_e_ = (expected);                                   \
+        if (!check_a_ || strcmp(check_a_, check_e_) != 0) {                  \
+            fprintf(stderr, "%s:%d: %s == \"%s\", expected \"%s\"\n",        \
+                    __FILE__, __LINE__, #actual,                             \
+                    check_a_ ? check_a_ : "(null)", check_e_);               \
+            test_failures++;                                                 \
+        }                                                                    \
+    } while (0)
+
+/** The test's exit code: 0 if every check passed. */
+#define TEST_RESULT() (test_failures ? 1 : 0)
+
+/** A handle refcl never handed out: points at zeroed memory. */
+void *test_zeroed_handle(void);
+
+/** A handle refcl never handed out: points at unmapped memory. */
+void *test_unmapped_handle(void);
+
+/** True when the test runs through an ICD loader, not linked to refcl. */
+static inline int test_through_loader(void)
+{
+#ifdef REFCL_TEST_DIRECT
+    return 0;
+#else
+    return 1;
+#endif
+}
+
+#endif /* REFCL_TEST_CHECK_H */
