@@ -77,8 +77,6 @@ void refcl_root_devices_teardown(void)
     root_count = 0;
     roots_status = CL_OUT_OF_HOST_MEMORY;
     refcl_topology_teardown();
-    /* Unload only: no other thread is inside refcl any more. */
-    roots_once = (pthread_once_t)PTHREAD_ONCE_INIT;
 }
 
 /* refcl has one device per platform: a CPU, which is also the default. */

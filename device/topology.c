@@ -229,8 +229,6 @@ void refcl_topology_teardown(void)
 {
     topology_loaded = NULL;
     topology_free(&topology);
-    /* Unload only: no other thread is inside refcl any more. */
-    topology_once = (pthread_once_t)PTHREAD_ONCE_INIT;
 }
 
 /* True if a data cache lies between @p cache and the root. */
