@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # icd/clinfo: clinfo, through the system's ICD loader (ocl-icd) pointed at
 # refcl alone, lists refcl's platform and device and reports no query as an
-# error.
+# error. With a directory argument, through the ocl-icd found there instead.
 set -u
+if [ $# -ge 1 ]; then
+    if [ ! -e "$1/libOpenCL.so.1" ]; then
+        echo "no ICD loader in $1: skipped"; exit 77
+    fi
+    export LD_LIBRARY_PATH="$1${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 if [ "${REFCL_SANITIZE:-}" = thread ]; then
     echo "clinfo is not built with ThreadSanitizer: skipped"; exit 77
 fi
