@@ -11,36 +11,61 @@
 #include <string.h>
 
 #include "refcl/api.h"
+#include "refcl/config.h"
 #include "refcl/platform.h"
 
 /* cl_khr_icd 2.0: "The dispatch table's clGetPlatformIDs slot and
- * clUnloadCompiler slot hold CL_ICD2_TAG_KHR"; loaders never call them. */
+ * clUnloadCompiler slot hold CL_ICD2_TAG_KHR"; loaders never call them.
+ * A classic 1.x table has the functions there; a faulty one, one tag. */
 #define SLOT(name) .name = refcl_##name,
 #define SLOT_VOID(name) .name = (void *)refcl_##name,
 #define SLOT_TAG(name) .name = (cl_api_##name)CL_ICD2_TAG_KHR,
-const struct _cl_icd_dispatch refcl_dispatch_icd2 = {
+static const struct _cl_icd_dispatch dispatch_icd2 = {
     REFCL_DISPATCH_ENTRIES(SLOT, SLOT_VOID, SLOT_TAG)
+};
+static const struct _cl_icd_dispatch dispatch_icd1 = {
+    REFCL_DISPATCH_ENTRIES(SLOT, SLOT_VOID, SLOT)
+};
+#define ONE_TAG_clGetPlatformIDs (cl_api_clGetPlatformIDs)CL_ICD2_TAG_KHR
+#define ONE_TAG_clUnloadCompiler refcl_clUnloadCompiler
+#define SLOT_ONE_TAG(name) .name = ONE_TAG_##name,
+static const struct _cl_icd_dispatch dispatch_one_tag = {
+    REFCL_DISPATCH_ENTRIES(SLOT, SLOT_VOID, SLOT_ONE_TAG)
 };
 #undef SLOT
 #undef SLOT_VOID
 #undef SLOT_TAG
+#undef SLOT_ONE_TAG
+
+const struct _cl_icd_dispatch *refcl_dispatch_table(void)
+{
+    const struct refcl_config *config = refcl_config();
+    if (config->icd_version == 1)
+        return &dispatch_icd1;
+    return config->fault == REFCL_FAULT_ONE_TAG ? &dispatch_one_tag
+                                                : &dispatch_icd2;
+}
+
+/* Who may look a function up: ICD2 loaders any entry point (through
+ * clIcdGetFunctionAddressForPlatformKHR), everyone the extension
+ * functions of the extensions refcl lists. */
+enum reach { CORE, EXTENSION, ICD2_EXTENSION };
 
 struct function {
     const char *name;
     void *address;
-    bool extension; /* reachable through clGetExtensionFunctionAddress* */
+    enum reach reach;
 };
 
-/* Every dispatch entry (for ICD2 loaders building their own table), then
- * the extension functions of the extensions refcl advertises. */
-#define FUNCTION(name) {#name, (void *)refcl_##name, false},
+#define FUNCTION(name) {#name, (void *)refcl_##name, CORE},
 static struct function functions[] = {
     REFCL_DISPATCH_ENTRIES(FUNCTION, FUNCTION, FUNCTION)
-    {"clIcdGetPlatformIDsKHR", (void *)refcl_clIcdGetPlatformIDsKHR, true},
+    {"clIcdGetPlatformIDsKHR", (void *)refcl_clIcdGetPlatformIDsKHR,
+     EXTENSION},
     {"clIcdGetFunctionAddressForPlatformKHR",
-     (void *)refcl_clIcdGetFunctionAddressForPlatformKHR, true},
+     (void *)refcl_clIcdGetFunctionAddressForPlatformKHR, ICD2_EXTENSION},
     {"clIcdSetPlatformDispatchDataKHR",
-     (void *)refcl_clIcdSetPlatformDispatchDataKHR, true},
+     (void *)refcl_clIcdSetPlatformDispatchDataKHR, ICD2_EXTENSION},
 };
 #undef FUNCTION
 
@@ -68,10 +93,26 @@ static const struct function *function_find(const char *name)
                    function_compare);
 }
 
+/* A classic 1.x driver has no ICD2 functions; two faults drop one each. */
+static bool icd2_function_offered(const struct function *f)
+{
+    const struct refcl_config *config = refcl_config();
+    if (config->icd_version == 1)
+        return false;
+    if (config->fault == REFCL_FAULT_NO_GET_FUNCTION)
+        return f->address != (void *)refcl_clIcdGetFunctionAddressForPlatformKHR;
+    if (config->fault == REFCL_FAULT_NO_SET_DISP_DATA)
+        return f->address != (void *)refcl_clIcdSetPlatformDispatchDataKHR;
+    return true;
+}
+
 static void *extension_function(const char *name)
 {
     const struct function *f = function_find(name);
-    return f && f->extension ? f->address : NULL;
+    if (!f || f->reach == CORE ||
+        (f->reach == ICD2_EXTENSION && !icd2_function_offered(f)))
+        return NULL;
+    return f->address;
 }
 
 /* "clGetExtensionFunctionAddress ... returns NULL if the specified function

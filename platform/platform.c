@@ -8,48 +8,60 @@
 #include <time.h>
 
 #include "refcl/api.h"
+#include "refcl/config.h"
 #include "refcl/info.h"
 #include "refcl/platform.h"
 #include "refcl/version.h"
 
-#define PLATFORM_NAME "refcl"
 #define PLATFORM_VENDOR "refcl"
-#define PLATFORM_ICD_SUFFIX "REFCL"
 /* No kernel compiler: the spec allows CL_DEVICE_COMPILER_AVAILABLE ==
  * CL_FALSE only for the embedded profile. */
 #define PLATFORM_PROFILE "EMBEDDED_PROFILE"
 #define PLATFORM_VERSION "OpenCL 3.0 refcl " REFCL_VERSION_STRING
 
 /* Platform extensions; "must be supported by all devices associated with
- * this platform", so each is in the devices' lists too. */
-static const cl_name_version platform_extensions[] = {
-    {CL_MAKE_VERSION(2, 0, 0), "cl_khr_icd"},
-};
-#define PLATFORM_EXTENSION_COUNT \
-    (sizeof(platform_extensions) / sizeof(platform_extensions[0]))
+ * this platform", so each is in the devices' lists too. cl_khr_icd is
+ * 1.0.0 when refcl acts as a classic driver (REFCL_ICD_VERSION=1), and
+ * missing under REFCL_FAULT=no-khr-icd. */
+static cl_name_version platform_extensions[1];
+static size_t platform_extension_count;
+static char extensions_string[256];
 
 static struct _cl_platform_id *platforms[REFCL_MAX_PLATFORMS];
 static cl_uint platform_count;
-static char extensions_string[256];
 static cl_ulong host_timer_resolution;
+
+static void extensions_init(const struct refcl_config *config)
+{
+    if (config->fault != REFCL_FAULT_NO_KHR_ICD) {
+        cl_name_version icd = {CL_MAKE_VERSION(config->icd_version, 0, 0),
+                               "cl_khr_icd"};
+        platform_extensions[platform_extension_count++] = icd;
+    }
+    refcl_names_join(platform_extensions, platform_extension_count,
+                     extensions_string, sizeof(extensions_string));
+}
 
 static void platforms_create(void)
 {
-    struct _cl_platform_id *p = refcl_object_alloc(
-        REFCL_PLATFORM, NULL, NULL, &refcl_dispatch_icd2);
-    if (!p)
-        return;
-    p->obj.platform = p;
-    p->index = 0;
-    platforms[0] = p;
-
-    refcl_names_join(platform_extensions, PLATFORM_EXTENSION_COUNT,
-                     extensions_string, sizeof(extensions_string));
+    const struct refcl_config *config = refcl_config();
+    extensions_init(config);
     struct timespec res;
     if (clock_getres(CLOCK_MONOTONIC, &res) == 0)
         host_timer_resolution =
             (cl_ulong)res.tv_sec * 1000000000u + (cl_ulong)res.tv_nsec;
-    platform_count = 1;
+
+    for (cl_uint i = 0; i < config->platforms; i++) {
+        struct _cl_platform_id *p = refcl_object_alloc(
+            REFCL_PLATFORM, NULL, NULL, refcl_dispatch_table());
+        if (!p)
+            return;
+        p->obj.platform = p;
+        p->index = i;
+        p->name = config->names[i];
+        p->icd_suffix = config->suffixes[i];
+        platforms[platform_count++] = p;
+    }
 }
 
 cl_uint refcl_platforms(struct _cl_platform_id *const **list)
@@ -80,6 +92,16 @@ cl_int CL_API_CALL refcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
         return CL_INVALID_VALUE;
     struct _cl_platform_id *const *list;
     cl_uint count = refcl_platforms(&list);
+    switch (refcl_config()->fault) {
+    case REFCL_FAULT_GET_PLATFORMS_FAILS:
+        return CL_OUT_OF_HOST_MEMORY;
+    case REFCL_FAULT_ZERO_PLATFORMS: /* success, yet nothing: a driver bug */
+        if (num_platforms)
+            *num_platforms = 0;
+        return CL_SUCCESS;
+    default:
+        break;
+    }
     if (count == 0)
         return CL_PLATFORM_NOT_FOUND_KHR;
     for (cl_uint i = 0; out && i < count && i < num_entries; i++)
@@ -113,7 +135,8 @@ cl_int CL_API_CALL refcl_clGetPlatformInfo(cl_platform_id platform,
 {
     /* CL_INVALID_PLATFORM "if platform is not a valid platform"; NULL picks
      * refcl's default platform (the spec leaves NULL to the implementation). */
-    if (!refcl_platform_resolve(platform))
+    struct _cl_platform_id *p = refcl_platform_resolve(platform);
+    if (!p)
         return CL_INVALID_PLATFORM;
 
     const char *string = NULL;
@@ -133,7 +156,7 @@ cl_int CL_API_CALL refcl_clGetPlatformInfo(cl_platform_id platform,
         size = sizeof(numeric_version);
         break;
     case CL_PLATFORM_NAME:
-        string = PLATFORM_NAME;
+        string = p->name;
         break;
     case CL_PLATFORM_VENDOR:
         string = PLATFORM_VENDOR;
@@ -143,14 +166,16 @@ cl_int CL_API_CALL refcl_clGetPlatformInfo(cl_platform_id platform,
         break;
     case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
         value = platform_extensions;
-        size = sizeof(platform_extensions);
+        size = platform_extension_count * sizeof(cl_name_version);
         break;
     case CL_PLATFORM_HOST_TIMER_RESOLUTION:
         value = &host_timer_resolution;
         size = sizeof(host_timer_resolution);
         break;
     case CL_PLATFORM_ICD_SUFFIX_KHR:
-        string = PLATFORM_ICD_SUFFIX;
+        if (refcl_config()->fault == REFCL_FAULT_SUFFIX_FAILS)
+            return CL_INVALID_VALUE;
+        string = p->icd_suffix;
         break;
     default:
         /* CL_INVALID_VALUE "if param_name is not one of the supported

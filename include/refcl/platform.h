@@ -6,15 +6,15 @@
 #ifndef REFCL_PLATFORM_H
 #define REFCL_PLATFORM_H
 
+#include "refcl/config.h"
 #include "refcl/object.h"
-
-/** Most platforms one process can be shown. */
-#define REFCL_MAX_PLATFORMS 16
 
 struct _cl_platform_id {
     struct refcl_object obj;
     cl_uint index;                   /**< position in enumeration order */
     struct _cl_device_id *root;      /**< created with the topology */
+    const char *name;                /**< CL_PLATFORM_NAME */
+    const char *icd_suffix;          /**< CL_PLATFORM_ICD_SUFFIX_KHR */
 };
 REFCL_OBJECT_LAYOUT(struct _cl_platform_id);
 
@@ -27,7 +27,11 @@ cl_uint refcl_platforms(struct _cl_platform_id *const **list);
 /** @p platform if valid; NULL picks the default (first) platform. Else NULL. */
 struct _cl_platform_id *refcl_platform_resolve(cl_platform_id platform);
 
-/** The ICD2 dispatch table every refcl object points at. */
-extern const struct _cl_icd_dispatch refcl_dispatch_icd2;
+/**
+ * The dispatch table refcl's objects point at: cl_khr_icd 2.0 (the tag in
+ * slots 0 and 31), classic 1.x (REFCL_ICD_VERSION=1: functions there), or
+ * the tag in slot 0 only (REFCL_FAULT=one-tag).
+ */
+const struct _cl_icd_dispatch *refcl_dispatch_table(void);
 
 #endif /* REFCL_PLATFORM_H */

@@ -1,0 +1,118 @@
+/*
+ * Reads refcl's environment variables once (see refcl/config.h). Every
+ * value is validated; a bad one is reported on stderr, naming the variable
+ * and what it accepts, and the default is used instead.
+ */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "refcl/config.h"
+
+static struct refcl_config config;
+
+static void complain(const char *variable, const char *value,
+                     const char *accepted, const char *fallback)
+{
+    fprintf(stderr, "refcl: ignoring %s=\"%s\": expected %s; using %s\n",
+            variable, value, accepted, fallback);
+}
+
+static void read_platform_count(void)
+{
+    const char *value = getenv("REFCL_PLATFORMS");
+    config.platforms = 1;
+    if (!value)
+        return;
+    char *end;
+    long n = strtol(value, &end, 10);
+    if (*value && !*end && n >= 1 && n <= REFCL_MAX_PLATFORMS)
+        config.platforms = (cl_uint)n;
+    else
+        complain("REFCL_PLATFORMS", value, "a number from 1 to 16", "1");
+}
+
+/*
+ * Fills table[i] for each platform from a comma-separated list: the i-th
+ * item names platform i; platforms past the list, or with an empty item,
+ * keep the default (`fallback`, with " <i>" after it for i > 0 when
+ * `number` is set).
+ */
+static void read_list(const char *variable, char table[][REFCL_NAME_SIZE],
+                      const char *fallback, bool number)
+{
+    for (cl_uint i = 0; i < REFCL_MAX_PLATFORMS; i++) {
+        if (number && i > 0)
+            snprintf(table[i], REFCL_NAME_SIZE, "%s %u", fallback, i);
+        else
+            snprintf(table[i], REFCL_NAME_SIZE, "%s", fallback);
+    }
+    const char *value = getenv(variable);
+    for (cl_uint i = 0; value && *value && i < REFCL_MAX_PLATFORMS; i++) {
+        size_t len = strcspn(value, ",");
+        if (len >= REFCL_NAME_SIZE)
+            complain(variable, value, "items shorter than 64 characters",
+                     "the default for that platform");
+        else if (len > 0)
+            snprintf(table[i], REFCL_NAME_SIZE, "%.*s", (int)len, value);
+        value += len + (value[len] == ',');
+    }
+}
+
+static void read_icd_version(void)
+{
+    const char *value = getenv("REFCL_ICD_VERSION");
+    config.icd_version = 2;
+    if (!value)
+        return;
+    if (!strcmp(value, "1") || !strcmp(value, "2"))
+        config.icd_version = value[0] - '0';
+    else
+        complain("REFCL_ICD_VERSION", value, "1 or 2", "2");
+}
+
+static const char *const fault_names[] = {
+    [REFCL_FAULT_NONE] = "none",
+    [REFCL_FAULT_GET_PLATFORMS_FAILS] = "get-platforms-fails",
+    [REFCL_FAULT_ZERO_PLATFORMS] = "zero-platforms",
+    [REFCL_FAULT_NO_KHR_ICD] = "no-khr-icd",
+    [REFCL_FAULT_SUFFIX_FAILS] = "suffix-fails",
+    [REFCL_FAULT_ONE_TAG] = "one-tag",
+    [REFCL_FAULT_NO_GET_FUNCTION] = "no-get-function",
+    [REFCL_FAULT_NO_SET_DISP_DATA] = "no-set-dispatch-data",
+};
+
+static void read_fault(void)
+{
+    const char *value = getenv("REFCL_FAULT");
+    config.fault = REFCL_FAULT_NONE;
+    if (!value)
+        return;
+    for (size_t i = 0; i < sizeof(fault_names) / sizeof(fault_names[0]); i++)
+        if (!strcmp(value, fault_names[i])) {
+            config.fault = (enum refcl_fault)i;
+            return;
+        }
+    complain("REFCL_FAULT", value,
+             "none, get-platforms-fails, zero-platforms, no-khr-icd, "
+             "suffix-fails, one-tag, no-get-function or no-set-dispatch-data",
+             "none");
+}
+
+static void config_read(void)
+{
+    read_platform_count();
+    read_list("REFCL_PLATFORM_NAME", config.names, "refcl", true);
+    read_list("REFCL_ICD_SUFFIX", config.suffixes, "REFCL", false);
+    read_icd_version();
+    read_fault();
+}
+
+const struct refcl_config *refcl_config(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, config_read);
+    return &config;
+}
