@@ -1,0 +1,86 @@
+/*
+ * icd/unload: load and unload refcl repeatedly with dlopen/dlclose, the way
+ * a loader does (RTLD_LOCAL, entry points found through
+ * clGetExtensionFunctionAddress), using it in between: platform, device
+ * (and so the hwloc topology), a context. Each round must really unmap the
+ * library (its destructor gives everything back), and no thread may stay
+ * behind. Leaks are judged by valgrind (scripts/test.sh) and LeakSanitizer.
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <CL/cl_icd.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+
+#include "check.h"
+
+#define ROUNDS 20
+
+typedef void *(*get_address_fn)(const char *);
+
+static int thread_count(void)
+{
+    int count = 0;
+    DIR *dir = opendir("/proc/self/task");
+    if (!dir)
+        return -1;
+    for (struct dirent *e; (e = readdir(dir));)
+        count += e->d_name[0] != '.';
+    closedir(dir);
+    return count;
+}
+
+/* One round of what an application does through a loader. */
+static void use(void *library)
+{
+    get_address_fn get_address =
+        (get_address_fn)dlsym(library, "clGetExtensionFunctionAddress");
+    CHECK(get_address != NULL);
+    if (!get_address)
+        return;
+    clIcdGetPlatformIDsKHR_fn get_platforms =
+        (clIcdGetPlatformIDsKHR_fn)get_address("clIcdGetPlatformIDsKHR");
+    cl_platform_id platform = NULL;
+    CHECK(get_platforms && get_platforms(1, &platform, NULL) == CL_SUCCESS);
+    if (!platform)
+        return;
+    const struct _cl_icd_dispatch *table = *(void **)platform;
+    cl_device_id device = NULL;
+    CHECK_EQ(table->clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device,
+                                   NULL),
+             CL_SUCCESS);
+    cl_int err = 1;
+    cl_context context =
+        table->clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    CHECK_EQ(table->clReleaseContext(context), CL_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = argc > 1 ? argv[1] : NULL;
+    if (!path) {
+        fprintf(stderr, "usage: unload <librefcl.so>\n");
+        return 1;
+    }
+    int threads = thread_count();
+    for (int round = 0; round < ROUNDS; round++) {
+        void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        CHECK(library != NULL);
+        if (!library) {
+            fprintf(stderr, "%s\n", dlerror());
+            break;
+        }
+        use(library);
+        CHECK_EQ(dlclose(library), 0);
+        /* Really gone: RTLD_NOLOAD finds no library left to reuse. */
+        void *still = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+        CHECK(still == NULL);
+        if (still)
+            dlclose(still);
+        CHECK_EQ(thread_count(), threads);
+    }
+    return TEST_RESULT();
+}
