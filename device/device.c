@@ -1,8 +1,9 @@
 /*
- * refcl's devices: the root device of each platform (created with the hwloc
- * topology by the first device query, never by platform enumeration), device
- * enumeration (clGetDeviceIDs), reference counting and partitioning entry
- * points. Device queries live in device/info.c.
+ * refcl's devices: creating and freeing them, the root device of each
+ * platform (created with the hwloc topology by the first device query, never
+ * by platform enumeration), device enumeration (clGetDeviceIDs) and
+ * reference counting. Partitioning lives in device/partition.c, device
+ * queries in device/info.c.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -24,21 +25,57 @@ static cl_int roots_status = CL_OUT_OF_HOST_MEMORY;
 static struct _cl_device_id *roots[REFCL_MAX_PLATFORMS];
 static cl_uint root_count;
 
-static struct _cl_device_id *root_create(struct _cl_platform_id *platform,
-                                         const struct refcl_topology *topo)
+/* Gives back what a device owns, then its slot. */
+static void device_free(struct _cl_device_id *device)
 {
-    struct _cl_device_id *device =
-        refcl_object_alloc(REFCL_DEVICE, NULL, platform, NULL);
-    if (!device)
-        return NULL;
-    device->cpuset = hwloc_bitmap_dup(topo->allowed);
-    if (!device->cpuset) {
-        refcl_object_free(&device->obj);
-        return NULL;
-    }
-    device->compute_units = topo->pu_count;
+    free(device->partition_type);
+    free(device->cpuset_list);
+    hwloc_bitmap_free(device->cpuset);
+    refcl_object_free(&device->obj);
+}
+
+/* The answers that follow from the device's cpuset. */
+static cl_int device_describe(const struct refcl_topology *topo,
+                              struct _cl_device_id *device)
+{
+    int units = hwloc_bitmap_weight(device->cpuset);
+    if (units <= 0 ||
+        hwloc_bitmap_list_asprintf(&device->cpuset_list, device->cpuset) < 0)
+        return CL_OUT_OF_HOST_MEMORY;
+    device->compute_units = (cl_uint)units;
     device->global_mem_cache_size =
         refcl_topology_llc_share(topo, device->cpuset);
+    return refcl_partition_describe(topo, device);
+}
+
+struct _cl_device_id *refcl_device_create(
+    struct _cl_platform_id *platform, struct _cl_device_id *parent,
+    hwloc_bitmap_t cpuset, cl_device_partition_property *partition_type,
+    size_t type_len)
+{
+    const struct refcl_topology *topo = refcl_topology_get();
+    bool complete = topo && cpuset && (!parent || partition_type);
+    /* Always from the parent's object: that copies its dispatch and
+     * disp_data, at every depth. */
+    struct _cl_device_id *device =
+        complete ? refcl_object_alloc(REFCL_DEVICE,
+                                      parent ? &parent->obj : NULL, platform,
+                                      NULL)
+                 : NULL;
+    if (!device) {
+        hwloc_bitmap_free(cpuset);
+        free(partition_type);
+        return NULL;
+    }
+    device->cpuset = cpuset;
+    device->partition_type = partition_type;
+    device->partition_type_len = type_len;
+    if (device_describe(topo, device) != CL_SUCCESS) {
+        device_free(device);
+        return NULL;
+    }
+    if (parent && !refcl_device_is_root(parent))
+        refcl_object_retain(&parent->obj);
     return device;
 }
 
@@ -50,7 +87,8 @@ static void roots_create(void)
     if (!topo || count == 0)
         return;
     for (cl_uint i = 0; i < count && i < REFCL_MAX_PLATFORMS; i++) {
-        struct _cl_device_id *device = root_create(platforms[i], topo);
+        struct _cl_device_id *device = refcl_device_create(
+            platforms[i], NULL, hwloc_bitmap_dup(topo->allowed), NULL, 0);
         if (!device)
             return;
         roots[root_count++] = device;
@@ -70,8 +108,7 @@ void refcl_root_devices_teardown(void)
     for (cl_uint i = 0; i < root_count; i++) {
         struct _cl_device_id *device = roots[i];
         device->obj.platform->root = NULL;
-        hwloc_bitmap_free(device->cpuset);
-        refcl_object_free(&device->obj);
+        device_free(device);
         roots[i] = NULL;
     }
     root_count = 0;
@@ -144,9 +181,7 @@ static void device_destroy(struct _cl_device_id *device)
     while (device) {
         struct _cl_device_id *parent =
             (struct _cl_device_id *)device->obj.parent;
-        free(device->partition_type);
-        hwloc_bitmap_free(device->cpuset);
-        refcl_object_free(&device->obj);
+        device_free(device);
         device = !refcl_device_is_root(parent) &&
                          refcl_object_release(&parent->obj)
                      ? parent
@@ -165,39 +200,6 @@ cl_int CL_API_CALL refcl_clReleaseDevice(cl_device_id device)
     if (!refcl_device_is_root(device) && refcl_object_release(&device->obj))
         device_destroy(device);
     return CL_SUCCESS;
-}
-
-cl_int CL_API_CALL refcl_clCreateSubDevices(
-    cl_device_id in_device, const cl_device_partition_property *properties,
-    cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret)
-{
-    (void)properties;
-    (void)num_devices;
-    (void)out_devices;
-    (void)num_devices_ret;
-    /* CL_INVALID_DEVICE "if in_device is not valid". */
-    cl_int status = refcl_object_check(in_device, REFCL_DEVICE);
-    if (status != CL_SUCCESS)
-        return status;
-    /* CL_INVALID_VALUE "if values specified in properties are not valid or
-     * if values specified in properties are valid but not supported by the
-     * device": CL_DEVICE_PARTITION_PROPERTIES lists no scheme yet. */
-    return CL_INVALID_VALUE;
-}
-
-/* cl_ext_device_fission: not in any device's extension list. */
-cl_int CL_API_CALL refcl_clCreateSubDevicesEXT(
-    cl_device_id in_device, const cl_device_partition_property_ext *properties,
-    cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices)
-{
-    (void)properties;
-    (void)num_entries;
-    (void)out_devices;
-    (void)num_devices;
-    cl_int status = refcl_object_check(in_device, REFCL_DEVICE);
-    if (status != CL_SUCCESS)
-        return status;
-    return CL_INVALID_OPERATION;
 }
 
 /* The fission extension's retain/release mean what the core ones mean. */

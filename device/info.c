@@ -21,6 +21,8 @@
 #include "refcl/info.h"
 #include "refcl/platform.h"
 #include "refcl/version.h"
+/* After refcl/compat.h, which picks the CL headers' API version. */
+#include "CL/cl_ext_refcl.h"
 
 /* Identity. The profile is EMBEDDED because CL_DEVICE_COMPILER_AVAILABLE is
  * CL_FALSE, which the spec allows "for the embedded platform profile only". */
@@ -63,6 +65,8 @@
 static const cl_name_version device_extensions[] = {
     {CL_MAKE_VERSION(2, 0, 0), "cl_khr_icd"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+    {CL_REFCL_DEVICE_CPUSET_EXTENSION_VERSION,
+     CL_REFCL_DEVICE_CPUSET_EXTENSION_NAME},
 };
 #define EXTENSION_COUNT \
     (sizeof(device_extensions) / sizeof(device_extensions[0]))
@@ -88,8 +92,8 @@ static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
 };
 
-/* "a value of 0 will be returned" when the device cannot be partitioned;
- * also CL_DEVICE_PARTITION_TYPE of a root device. */
+/* CL_DEVICE_PARTITION_TYPE of a root device: the spec allows "a property
+ * value of 0" for "no partition type associated with device". */
 static const cl_device_partition_property no_partition[] = {0};
 
 /* What a query answers: `value` points at static data or at `scratch`. */
@@ -504,7 +508,8 @@ static bool info_features(cl_device_info name, struct answer *a)
     return true;
 }
 
-/* Place in the device tree. No partition scheme is offered yet. */
+/* Place in the device tree, and how the device may be partitioned
+ * (device/partition.c works the answers out when it creates the device). */
 static bool info_partition(const struct _cl_device_id *device,
                            cl_device_info name, struct answer *a)
 {
@@ -516,13 +521,14 @@ static bool info_partition(const struct _cl_device_id *device,
         answer_uint(a, refcl_object_refcount(&device->obj));
         break;
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
-        answer_uint(a, 0);
+        answer_uint(a, device->max_sub_devices);
         break;
     case CL_DEVICE_PARTITION_PROPERTIES:
-        answer_array(a, no_partition, sizeof(no_partition));
+        answer_array(a, device->schemes,
+                     device->scheme_count * sizeof(device->schemes[0]));
         break;
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
-        answer_ulong(a, 0);
+        answer_ulong(a, device->affinity_domains);
         break;
     case CL_DEVICE_PARTITION_TYPE:
         if (device->partition_type)
@@ -531,6 +537,20 @@ static bool info_partition(const struct _cl_device_id *device,
                              sizeof(cl_device_partition_property));
         else
             answer_array(a, no_partition, sizeof(no_partition));
+        break;
+    default:
+        return false;
+    }
+    return true;
+}
+
+/* refcl's vendor queries (CL/cl_ext_refcl.h). */
+static bool info_refcl(const struct _cl_device_id *device,
+                       cl_device_info name, struct answer *a)
+{
+    switch (name) {
+    case CL_DEVICE_CPUSET_REFCL: /* cl_refcl_device_cpuset */
+        answer_string(a, device->cpuset_list);
         break;
     default:
         return false;
@@ -561,7 +581,8 @@ cl_int CL_API_CALL refcl_clGetDeviceInfo(cl_device_id device,
                  info_memory(device, topo, param_name, &a) ||
                  info_images(param_name, &a) ||
                  info_features(param_name, &a) ||
-                 info_partition(device, param_name, &a);
+                 info_partition(device, param_name, &a) ||
+                 info_refcl(device, param_name, &a);
     /* CL_INVALID_VALUE "if param_name is not one of the supported values
      * ... or if param_name is a value that is available as an extension and
      * the corresponding extension is not supported by the device". */

@@ -47,11 +47,23 @@ void refcl_topology_teardown(void);
 cl_ulong refcl_topology_llc_share(const struct refcl_topology *topology,
                                   hwloc_const_cpuset_t cpuset);
 
+/** Entries of the longest CL_DEVICE_PARTITION_PROPERTIES: three schemes. */
+#define REFCL_PARTITION_SCHEMES_MAX 3
+
 struct _cl_device_id {
     struct refcl_object obj;       /**< obj.parent: parent device or NULL */
     hwloc_bitmap_t cpuset;         /**< owned; the device's compute units */
+    char *cpuset_list;             /**< owned; cpuset in hwloc list syntax */
     cl_uint compute_units;         /**< PUs in cpuset */
+    /** CL_DEVICE_PARTITION_MAX_SUB_DEVICES: compute_units, or 0 when the
+     *  device has a single unit and cannot be split. */
+    cl_uint max_sub_devices;
     cl_ulong global_mem_cache_size;
+    /** CL_DEVICE_PARTITION_AFFINITY_DOMAIN: the levels that split it. */
+    cl_device_affinity_domain affinity_domains;
+    /** CL_DEVICE_PARTITION_PROPERTIES: the schemes, or a lone 0. */
+    cl_device_partition_property schemes[REFCL_PARTITION_SCHEMES_MAX];
+    size_t scheme_count;           /**< entries of schemes */
     /** CL_DEVICE_PARTITION_TYPE as requested, 0-terminated; NULL for root. */
     cl_device_partition_property *partition_type;
     size_t partition_type_len;     /**< entries, terminator included */
@@ -63,6 +75,28 @@ static inline bool refcl_device_is_root(const struct _cl_device_id *device)
 {
     return device->obj.parent == NULL;
 }
+
+/**
+ * Creates a device of @p platform running on @p cpuset: a root device when
+ * @p parent is NULL, else a sub-device of @p parent that holds a reference
+ * on it (none on a root device, whose count never changes) and answers
+ * CL_DEVICE_PARTITION_TYPE with @p partition_type (@p type_len entries, the
+ * terminating 0 included). Takes ownership of @p cpuset and of the
+ * malloc'ed @p partition_type, also when it fails.
+ * @return the device with refcount 1, or NULL when out of memory.
+ */
+struct _cl_device_id *refcl_device_create(
+    struct _cl_platform_id *platform, struct _cl_device_id *parent,
+    hwloc_bitmap_t cpuset, cl_device_partition_property *partition_type,
+    size_t type_len);
+
+/**
+ * Fills the partition answers of @p device from its cpuset (device/
+ * partition.c): max_sub_devices, schemes and affinity_domains.
+ * @return CL_SUCCESS, or CL_OUT_OF_HOST_MEMORY.
+ */
+cl_int refcl_partition_describe(const struct refcl_topology *topology,
+                                struct _cl_device_id *device);
 
 /**
  * Creates the root device of every platform, once, loading the topology.

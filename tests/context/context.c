@@ -293,6 +293,56 @@ static void check_disp_data(void)
     CHECK_EQ(clReleaseContext(context), CL_SUCCESS);
 }
 
+/* Sub-devices and root devices mix in one context, which keeps its
+ * devices alive: a sub-device released by the application lives on until
+ * the context goes. Runs on a synthetic 4-unit machine (CMakeLists.txt). */
+static void check_sub_devices(void)
+{
+    const cl_device_partition_property equally[] = {
+        CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    cl_device_id subs[4];
+    cl_uint count = 0;
+    CHECK_EQ(clCreateSubDevices(device, equally, 4, subs, &count), CL_SUCCESS);
+    CHECK_EQ(count, 4);
+    if (count != 4)
+        return;
+    cl_device_id mix[3] = {subs[0], device, subs[1]};
+    cl_int err = 1;
+    cl_context context = clCreateContext(NULL, 3, mix, NULL, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    cl_device_id listed[3] = {NULL};
+    size_t size = 0;
+    CHECK_EQ(clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof(listed),
+                              listed, &size),
+             CL_SUCCESS);
+    CHECK_EQ(size, sizeof(mix));
+    /* The devices exactly as given: sub-devices stay sub-devices. */
+    CHECK(memcmp(listed, mix, sizeof(mix)) == 0);
+
+    cl_uint refs = 0;
+    CHECK_EQ(clGetDeviceInfo(subs[0], CL_DEVICE_REFERENCE_COUNT, sizeof(refs),
+                             &refs, NULL),
+             CL_SUCCESS);
+    CHECK_EQ(refs, 2); /* the application's and the context's */
+    for (cl_uint i = 0; i < count; i++)
+        CHECK_EQ(clReleaseDevice(subs[i]), CL_SUCCESS);
+    /* subs[0] lives on in the context; subs[2] is gone. */
+    CHECK_EQ(clGetDeviceInfo(subs[0], CL_DEVICE_REFERENCE_COUNT, sizeof(refs),
+                             &refs, NULL),
+             CL_SUCCESS);
+    CHECK_EQ(refs, 1);
+    CHECK_EQ(clGetDeviceInfo(subs[2], CL_DEVICE_REFERENCE_COUNT, sizeof(refs),
+                             &refs, NULL),
+             CL_INVALID_DEVICE);
+    /* A released device cannot join a new context. */
+    CHECK(clCreateContext(NULL, 1, &subs[2], NULL, NULL, &err) == NULL);
+    CHECK_EQ(err, CL_INVALID_DEVICE);
+    CHECK_EQ(clReleaseContext(context), CL_SUCCESS);
+    CHECK_EQ(clGetDeviceInfo(subs[0], CL_DEVICE_REFERENCE_COUNT, sizeof(refs),
+                             &refs, NULL),
+             CL_INVALID_DEVICE);
+}
+
 int main(void)
 {
     if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
@@ -307,5 +357,6 @@ int main(void)
     check_info_and_refcount();
     check_destructors();
     check_disp_data();
+    check_sub_devices();
     return TEST_RESULT();
 }

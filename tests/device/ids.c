@@ -1,8 +1,9 @@
 /*
  * device/ids: clGetDeviceIDs for every device type and every error,
  * clRetainDevice / clReleaseDevice on the root device and on bad handles,
- * clCreateSubDevices while refcl offers no partition scheme, and that only
- * a device query (never platform enumeration) loads the hwloc topology.
+ * clCreateSubDevices on bad handles and a count-only query on the root
+ * (tests/device/partition.c covers sub-devices), and that only a device
+ * query (never platform enumeration) loads the hwloc topology.
  */
 #include <dlfcn.h>
 #include <hwloc.h>
@@ -244,34 +245,29 @@ static void check_bad_devices(void)
     CHECK_EQ(reference_count(root), 1);
 }
 
+/* The root partitions like any device: a count-only query answers and
+ * creates nothing; a bad list or too small an out_devices is refused. */
 static void check_sub_devices(void)
 {
     const cl_device_partition_property equally[] = {
         CL_DEVICE_PARTITION_EQUALLY, 1, 0};
-    const cl_device_partition_property counts[] = {
-        CL_DEVICE_PARTITION_BY_COUNTS, 1, CL_DEVICE_PARTITION_BY_COUNTS_LIST_END,
-        0};
-    const cl_device_partition_property affinity[] = {
-        CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
-        CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0};
-    const cl_device_partition_property *schemes[] = {equally, counts,
-                                                     affinity};
-    /* The root device lists no partition scheme (CL_DEVICE_PARTITION_
-     * PROPERTIES is {0}), so every scheme is "valid but not supported by
-     * the device": CL_INVALID_VALUE. */
-    for (int i = 0; i < 3; i++) {
-        cl_device_id out[4] = {sentinel_device(), sentinel_device(),
-                               sentinel_device(), sentinel_device()};
-        cl_uint n = SENTINEL_COUNT;
-        CHECK_EQ(clCreateSubDevices(root, schemes[i], 4, out, &n),
+    cl_device_id out[1] = {sentinel_device()};
+    cl_uint units = 0, n = SENTINEL_COUNT;
+    CHECK_EQ(clGetDeviceInfo(root, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units),
+                             &units, NULL),
+             CL_SUCCESS);
+    /* One unit per sub-device; a single unit "could not be further
+     * partitioned". */
+    CHECK_EQ(clCreateSubDevices(root, equally, 0, NULL, &n),
+             units >= 2 ? CL_SUCCESS : CL_DEVICE_PARTITION_FAILED);
+    CHECK_EQ(n, units >= 2 ? units : SENTINEL_COUNT);
+    n = SENTINEL_COUNT;
+    if (units >= 2)
+        CHECK_EQ(clCreateSubDevices(root, equally, 1, out, &n),
                  CL_INVALID_VALUE);
-        CHECK_EQ(clCreateSubDevices(root, schemes[i], 0, NULL, &n),
-                 CL_INVALID_VALUE);
-        CHECK_EQ(n, SENTINEL_COUNT);
-        CHECK(out[0] == sentinel_device());
-    }
-    cl_uint n = SENTINEL_COUNT;
-    CHECK_EQ(clCreateSubDevices(root, NULL, 0, NULL, &n), CL_INVALID_VALUE);
+    CHECK_EQ(clCreateSubDevices(root, NULL, 1, out, &n), CL_INVALID_VALUE);
+    CHECK_EQ(n, SENTINEL_COUNT);
+    CHECK(out[0] == sentinel_device());
     CHECK_EQ(reference_count(root), 1);
 }
 

@@ -1,6 +1,7 @@
 /*
- * device/info: every clGetDeviceInfo query of OpenCL 3.0 answers with its
- * exact size and, where refcl fixes it, its exact value; both halves of the
+ * device/info: every clGetDeviceInfo query of OpenCL 3.0 (and refcl's
+ * CL_DEVICE_CPUSET_REFCL) answers with its exact size and, where refcl
+ * fixes it, its exact value; both halves of the
  * two-call size query; every error; consistency between related queries;
  * and the hardware figures against hwloc's own view of the machine.
  *
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "CL/cl_ext_refcl.h"
 
 #ifndef REFCL_TEST_VERSION
 #error "REFCL_TEST_VERSION (the project version) must be defined"
@@ -27,7 +29,8 @@
 static cl_platform_id platform;
 static cl_device_id device;
 
-enum kind { KIND_FIXED, KIND_STRING };
+/* KIND_LIST: cl_device_partition_property values, at least one. */
+enum kind { KIND_FIXED, KIND_STRING, KIND_LIST };
 
 struct query {
     cl_device_info name;
@@ -39,6 +42,7 @@ struct query {
 #define FIXED(name, type) {name, #name, KIND_FIXED, sizeof(type)}
 #define ARRAY(name, bytes) {name, #name, KIND_FIXED, bytes}
 #define STRING(name) {name, #name, KIND_STRING, 0}
+#define LIST(name) {name, #name, KIND_LIST, 0}
 
 /* Every query CL/cl.h names for OpenCL 3.0 (deprecated ones included). */
 static const struct query queries[] = {
@@ -110,7 +114,7 @@ static const struct query queries[] = {
     FIXED(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, size_t),
     FIXED(CL_DEVICE_PARENT_DEVICE, cl_device_id),
     FIXED(CL_DEVICE_PARTITION_MAX_SUB_DEVICES, cl_uint),
-    ARRAY(CL_DEVICE_PARTITION_PROPERTIES, sizeof(cl_device_partition_property)),
+    LIST(CL_DEVICE_PARTITION_PROPERTIES),
     FIXED(CL_DEVICE_PARTITION_AFFINITY_DOMAIN, cl_device_affinity_domain),
     ARRAY(CL_DEVICE_PARTITION_TYPE, sizeof(cl_device_partition_property)),
     FIXED(CL_DEVICE_REFERENCE_COUNT, cl_uint),
@@ -137,7 +141,7 @@ static const struct query queries[] = {
     FIXED(CL_DEVICE_MAX_NUM_SUB_GROUPS, cl_uint),
     FIXED(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, cl_bool),
     FIXED(CL_DEVICE_NUMERIC_VERSION, cl_version),
-    ARRAY(CL_DEVICE_EXTENSIONS_WITH_VERSION, 2 * sizeof(cl_name_version)),
+    ARRAY(CL_DEVICE_EXTENSIONS_WITH_VERSION, 3 * sizeof(cl_name_version)),
     ARRAY(CL_DEVICE_ILS_WITH_VERSION, 0),
     ARRAY(CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 0),
     FIXED(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, cl_device_atomic_capabilities),
@@ -152,6 +156,7 @@ static const struct query queries[] = {
           cl_device_device_enqueue_capabilities),
     FIXED(CL_DEVICE_PIPE_SUPPORT, cl_bool),
     STRING(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED),
+    STRING(CL_DEVICE_CPUSET_REFCL), /* cl_refcl_device_cpuset */
 };
 #define QUERY_COUNT (sizeof(queries) / sizeof(queries[0]))
 
@@ -231,6 +236,9 @@ static void check_protocol(const struct query *q)
     CHECK_EQ(clGetDeviceInfo(device, q->name, size, buf, &again), CL_SUCCESS);
     CHECK_EQ(again, size);
     CHECK(untouched(buf, size, sizeof(buf)));
+    if (q->kind == KIND_LIST)
+        CHECK(size >= sizeof(cl_device_partition_property) &&
+              size % sizeof(cl_device_partition_property) == 0);
     if (q->kind == KIND_STRING) {
         CHECK(size >= 1);
         CHECK(size >= 1 && buf[size - 1] == '\0');
@@ -368,8 +376,6 @@ static void check_fixed_values(void)
         {CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, 0},
         {CL_DEVICE_PRINTF_BUFFER_SIZE, 1024 * 1024},
         {CL_DEVICE_PARENT_DEVICE, 0},
-        {CL_DEVICE_PARTITION_MAX_SUB_DEVICES, 0},
-        {CL_DEVICE_PARTITION_AFFINITY_DOMAIN, 0},
         {CL_DEVICE_REFERENCE_COUNT, 1},
         {CL_DEVICE_SVM_CAPABILITIES, 0},
         {CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, 0},
@@ -414,7 +420,8 @@ static void check_fixed_strings(void)
     CHECK_STR(string(CL_DEVICE_VERSION, s), "OpenCL 3.0 refcl " REFCL_TEST_VERSION);
     CHECK_STR(string(CL_DRIVER_VERSION, s), REFCL_TEST_VERSION);
     CHECK_STR(string(CL_DEVICE_OPENCL_C_VERSION, s), "OpenCL C 1.2 refcl");
-    CHECK_STR(string(CL_DEVICE_EXTENSIONS, s), "cl_khr_icd cl_khr_fp64");
+    CHECK_STR(string(CL_DEVICE_EXTENSIONS, s),
+              "cl_khr_icd cl_khr_fp64 cl_refcl_device_cpuset");
     CHECK_STR(string(CL_DEVICE_IL_VERSION, s), "");
     CHECK_STR(string(CL_DEVICE_BUILT_IN_KERNELS, s), "");
     CHECK_STR(string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED, s),
@@ -438,6 +445,7 @@ static void check_fixed_arrays(void)
     const cl_name_version extensions[] = {
         {CL_MAKE_VERSION(2, 0, 0), "cl_khr_icd"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_refcl_device_cpuset"},
     };
     const cl_name_version c_versions[] = {
         {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
@@ -449,7 +457,7 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
     };
-    check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions, 2);
+    check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions, 3);
     check_name_versions(CL_DEVICE_OPENCL_C_ALL_VERSIONS, c_versions, 4);
     check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 2);
     check_name_versions(CL_DEVICE_ILS_WITH_VERSION, NULL, 0);
@@ -462,16 +470,12 @@ static void check_fixed_arrays(void)
         CHECK_EQ(sizes[i], 4096);
     CHECK_EQ(sizes[3], 12345);
 
-    /* The root device cannot be partitioned ({0}) and has no partition type
-     * (the spec allows {0} for that). */
-    cl_device_info partition[] = {CL_DEVICE_PARTITION_PROPERTIES,
-                                  CL_DEVICE_PARTITION_TYPE};
-    for (int i = 0; i < 2; i++) {
-        cl_device_partition_property props[2] = {-1, -1};
-        CHECK_EQ(array(partition[i], props, sizeof(props)), sizeof(props[0]));
-        CHECK_EQ(props[0], 0);
-        CHECK_EQ(props[1], -1);
-    }
+    /* The root device has no partition type (the spec allows {0}). */
+    cl_device_partition_property type[2] = {-1, -1};
+    CHECK_EQ(array(CL_DEVICE_PARTITION_TYPE, type, sizeof(type)),
+             sizeof(type[0]));
+    CHECK_EQ(type[0], 0);
+    CHECK_EQ(type[1], -1);
 }
 
 /* ---- the machine, as hwloc sees it ---------------------------------------- */
@@ -485,6 +489,7 @@ struct host {
     char name[128];
     char vendor[64];
     cl_uint vendor_id;
+    char cpuset[1024]; /* the allowed PUs in hwloc's list syntax */
 };
 
 static bool under_dcache(hwloc_obj_t obj)
@@ -555,6 +560,7 @@ static bool host_read(struct host *h)
         hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(topo));
     hwloc_bitmap_and(allowed, allowed, hwloc_topology_get_complete_cpuset(topo));
     h->pus = (cl_uint)hwloc_bitmap_weight(allowed);
+    hwloc_bitmap_list_snprintf(h->cpuset, sizeof(h->cpuset), allowed);
 
     int nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
     for (int i = 0; i < nodes; i++) {
@@ -630,6 +636,7 @@ static void check_machine(void)
     check_number(CL_DEVICE_VENDOR_ID, "VENDOR_ID", h.vendor_id);
     check_text(CL_DEVICE_NAME, "NAME", h.name);
     check_text(CL_DEVICE_VENDOR, "VENDOR", h.vendor);
+    check_text(CL_DEVICE_CPUSET_REFCL, "CPUSET", h.cpuset);
 }
 
 /* The host CPU's SIMD width in bytes, and its FMA, as refcl must see them. */
@@ -798,6 +805,23 @@ static void check_consistency(void)
     CHECK(type != 0 && (type & (type - 1)) == 0);
 }
 
+/* How the device may be partitioned; tests/device/partition.c checks these
+ * answers, and every sub-device's, against hwloc. */
+static void check_partitioning(void)
+{
+    cl_ulong units = scalar(CL_DEVICE_MAX_COMPUTE_UNITS);
+    cl_ulong domains = scalar(CL_DEVICE_PARTITION_AFFINITY_DOMAIN);
+    cl_ulong next = CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+    cl_ulong expected;
+    /* EQUALLY 1 makes the most sub-devices; one unit cannot be split. */
+    CHECK_EQ(scalar(CL_DEVICE_PARTITION_MAX_SUB_DEVICES),
+             units >= 2 ? units : 0);
+    /* NEXT_PARTITIONABLE goes with any level that splits the device. */
+    CHECK_EQ((domains & next) != 0, (domains & ~next) != 0);
+    if (expected_number("DOMAINS", &expected))
+        CHECK_EQ(domains, expected);
+}
+
 /* ---- bad handles -------------------------------------------------------- */
 
 static void check_bad_devices(void)
@@ -850,6 +874,7 @@ int main(void)
     check_arithmetic();
     check_clock();
     check_consistency();
+    check_partitioning();
     check_bad_devices();
     return TEST_RESULT();
 }

@@ -72,6 +72,27 @@ static void check_bad_devices(cl_platform_id platform)
     }
 }
 
+/* Timers work the same on sub-devices (when the host has two units). */
+static void check_sub_device(cl_device_id device)
+{
+    const cl_device_partition_property one_unit[] = {
+        CL_DEVICE_PARTITION_BY_COUNTS, 1, CL_DEVICE_PARTITION_BY_COUNTS_LIST_END,
+        0};
+    cl_device_id sub;
+    cl_uint units = 0;
+    clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units),
+                    &units, NULL);
+    if (units < 2) {
+        printf("one compute unit: no sub-device to time\n");
+        return;
+    }
+    CHECK_EQ(clCreateSubDevices(device, one_unit, 1, &sub, NULL), CL_SUCCESS);
+    check_timers(sub);
+    CHECK_EQ(clReleaseDevice(sub), CL_SUCCESS);
+    cl_ulong t;
+    CHECK_EQ(clGetHostTimer(sub, &t), CL_INVALID_DEVICE);
+}
+
 int main(void)
 {
     cl_platform_id platform;
@@ -83,5 +104,6 @@ int main(void)
     check_timers(device);
     check_resolution(platform, device);
     check_bad_devices(platform);
+    check_sub_device(device);
     return TEST_RESULT();
 }
