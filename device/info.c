@@ -59,23 +59,32 @@
  *  for at least max(CL_DEVICE_GLOBAL_MEM_SIZE / 4, 1 MiB). */
 #define MAX_MEM_ALLOC_MIN_SIZE (1024u * 1024u)
 
-/* The one list of device extensions: CL_DEVICE_EXTENSIONS is made from it,
- * so the string and CL_DEVICE_EXTENSIONS_WITH_VERSION cannot disagree. The
- * platform's extensions (cl_khr_icd) must be among them. */
-static const cl_name_version device_extensions[] = {
-    {CL_MAKE_VERSION(2, 0, 0), "cl_khr_icd"},
+/* The device's extensions: the platform's (cl_khr_icd), which "must be
+ * supported by all devices associated with this platform", then these.
+ * CL_DEVICE_EXTENSIONS is made from the same list, so the string and
+ * CL_DEVICE_EXTENSIONS_WITH_VERSION cannot disagree. */
+static const cl_name_version device_only_extensions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
     {CL_REFCL_DEVICE_CPUSET_EXTENSION_VERSION,
      CL_REFCL_DEVICE_CPUSET_EXTENSION_NAME},
 };
-#define EXTENSION_COUNT \
-    (sizeof(device_extensions) / sizeof(device_extensions[0]))
-static char extensions_string[EXTENSION_COUNT * CL_NAME_VERSION_MAX_NAME_SIZE];
+#define DEVICE_ONLY_COUNT \
+    (sizeof(device_only_extensions) / sizeof(device_only_extensions[0]))
+#define MAX_EXTENSIONS (REFCL_PLATFORM_EXTENSIONS_MAX + DEVICE_ONLY_COUNT)
+static cl_name_version device_extensions[MAX_EXTENSIONS];
+static size_t extension_count;
+static char extensions_string[MAX_EXTENSIONS * CL_NAME_VERSION_MAX_NAME_SIZE];
 static pthread_once_t extensions_once = PTHREAD_ONCE_INIT;
 
-static void extensions_join(void)
+static void extensions_init(void)
 {
-    refcl_names_join(device_extensions, EXTENSION_COUNT, extensions_string,
+    const cl_name_version *platform;
+    size_t n = refcl_platform_extensions(&platform);
+    for (size_t i = 0; i < n; i++)
+        device_extensions[extension_count++] = platform[i];
+    for (size_t i = 0; i < DEVICE_ONLY_COUNT; i++)
+        device_extensions[extension_count++] = device_only_extensions[i];
+    refcl_names_join(device_extensions, extension_count, extensions_string,
                      sizeof(extensions_string));
 }
 
@@ -228,11 +237,13 @@ static bool info_languages(cl_device_info name, struct answer *a)
         answer_array(a, opencl_c_features, sizeof(opencl_c_features));
         break;
     case CL_DEVICE_EXTENSIONS:
-        pthread_once(&extensions_once, extensions_join);
+        pthread_once(&extensions_once, extensions_init);
         answer_string(a, extensions_string);
         break;
     case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-        answer_array(a, device_extensions, sizeof(device_extensions));
+        pthread_once(&extensions_once, extensions_init);
+        answer_array(a, device_extensions,
+                     extension_count * sizeof(cl_name_version));
         break;
     /* No intermediate language and no built-in kernels: "" and no entries. */
     case CL_DEVICE_IL_VERSION:

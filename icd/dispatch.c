@@ -4,7 +4,8 @@
  *
  * Both tables are generated from the slot list in refcl/entries.h, so the
  * loader-visible table, clIcdGetFunctionAddressForPlatformKHR and
- * clGetExtensionFunctionAddress* can never disagree.
+ * clGetExtensionFunctionAddress* can never disagree. With REFCL_TRACE set,
+ * all three hand out the tracing wrappers (refcl/trace.h) instead.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "refcl/api.h"
 #include "refcl/config.h"
 #include "refcl/platform.h"
+#include "refcl/trace.h"
 
 /* cl_khr_icd 2.0: "The dispatch table's clGetPlatformIDs slot and
  * clUnloadCompiler slot hold CL_ICD2_TAG_KHR"; loaders never call them.
@@ -37,13 +39,47 @@ static const struct _cl_icd_dispatch dispatch_one_tag = {
 #undef SLOT_TAG
 #undef SLOT_ONE_TAG
 
-const struct _cl_icd_dispatch *refcl_dispatch_table(void)
+static const struct _cl_icd_dispatch *dispatch_untraced(void)
 {
     const struct refcl_config *config = refcl_config();
     if (config->icd_version == 1)
         return &dispatch_icd1;
     return config->fault == REFCL_FAULT_ONE_TAG ? &dispatch_one_tag
                                                 : &dispatch_icd2;
+}
+
+/* The traced table is the selected one with every function replaced by its
+ * tracing wrapper; tags stay tags. */
+static struct _cl_icd_dispatch dispatch_traced;
+
+static bool slot_is_tag(const void *slot)
+{
+    return (intptr_t)slot == CL_ICD2_TAG_KHR;
+}
+
+#define TRACE_SLOT(name)                                             \
+    dispatch_traced.name = slot_is_tag((const void *)dispatch_traced.name) \
+                               ? dispatch_traced.name                  \
+                               : refcl_trace_##name;
+#define TRACE_SLOT_VOID(name)                                        \
+    dispatch_traced.name = slot_is_tag(dispatch_traced.name)         \
+                               ? dispatch_traced.name                \
+                               : (void *)refcl_trace_##name;
+static void dispatch_traced_build(void)
+{
+    dispatch_traced = *dispatch_untraced();
+    REFCL_DISPATCH_ENTRIES(TRACE_SLOT, TRACE_SLOT_VOID, TRACE_SLOT)
+}
+#undef TRACE_SLOT
+#undef TRACE_SLOT_VOID
+
+const struct _cl_icd_dispatch *refcl_dispatch_table(void)
+{
+    static pthread_once_t built = PTHREAD_ONCE_INIT;
+    if (!refcl_tracing())
+        return dispatch_untraced();
+    pthread_once(&built, dispatch_traced_build);
+    return &dispatch_traced;
 }
 
 /* Who may look a function up: ICD2 loaders any entry point (through
@@ -54,20 +90,21 @@ enum reach { CORE, EXTENSION, ICD2_EXTENSION };
 struct function {
     const char *name;
     void *address;
+    void *traced; /* its tracing wrapper */
     enum reach reach;
 };
 
-#define FUNCTION(name) {#name, (void *)refcl_##name, CORE},
+#define FUNCTION_REACH(name, reach) \
+    {#name, (void *)refcl_##name, (void *)refcl_trace_##name, reach},
+#define FUNCTION(name) FUNCTION_REACH(name, CORE)
 static struct function functions[] = {
     REFCL_DISPATCH_ENTRIES(FUNCTION, FUNCTION, FUNCTION)
-    {"clIcdGetPlatformIDsKHR", (void *)refcl_clIcdGetPlatformIDsKHR,
-     EXTENSION},
-    {"clIcdGetFunctionAddressForPlatformKHR",
-     (void *)refcl_clIcdGetFunctionAddressForPlatformKHR, ICD2_EXTENSION},
-    {"clIcdSetPlatformDispatchDataKHR",
-     (void *)refcl_clIcdSetPlatformDispatchDataKHR, ICD2_EXTENSION},
+    FUNCTION_REACH(clIcdGetPlatformIDsKHR, EXTENSION)
+    FUNCTION_REACH(clIcdGetFunctionAddressForPlatformKHR, ICD2_EXTENSION)
+    FUNCTION_REACH(clIcdSetPlatformDispatchDataKHR, ICD2_EXTENSION)
 };
 #undef FUNCTION
+#undef FUNCTION_REACH
 
 #define FUNCTION_COUNT (sizeof(functions) / sizeof(functions[0]))
 
@@ -106,13 +143,19 @@ static bool icd2_function_offered(const struct function *f)
     return true;
 }
 
+/* What a lookup hands out: the function, or its wrapper when tracing. */
+static void *function_address(const struct function *f)
+{
+    return refcl_tracing() ? f->traced : f->address;
+}
+
 static void *extension_function(const char *name)
 {
     const struct function *f = function_find(name);
     if (!f || f->reach == CORE ||
         (f->reach == ICD2_EXTENSION && !icd2_function_offered(f)))
         return NULL;
-    return f->address;
+    return function_address(f);
 }
 
 /* "clGetExtensionFunctionAddress ... returns NULL if the specified function
@@ -120,6 +163,8 @@ static void *extension_function(const char *name)
  * extensions and are not returned. */
 REFCL_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
 {
+    if (refcl_tracing())
+        return refcl_trace_clGetExtensionFunctionAddress(name);
     return extension_function(name);
 }
 
@@ -147,7 +192,7 @@ refcl_clIcdGetFunctionAddressForPlatformKHR(cl_platform_id platform,
     if (!refcl_object_valid(platform, REFCL_PLATFORM))
         return NULL;
     const struct function *f = function_find(name);
-    return f ? f->address : NULL;
+    return f ? function_address(f) : NULL;
 }
 
 /* cl_khr_icd 2.0: CL_INVALID_PLATFORM "if platform is not a valid

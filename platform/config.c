@@ -3,11 +3,14 @@
  * value is validated; a bad one is reported on stderr, naming the variable
  * and what it accepts, and the default is used instead.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "refcl/config.h"
 
@@ -101,6 +104,40 @@ static void read_fault(void)
              "none");
 }
 
+/* REFCL_TRACE: unset or 0, no trace; 1, stderr; anything else, a file,
+ * created or emptied. A file that cannot be opened means no trace. */
+static void read_trace(void)
+{
+    const char *value = getenv("REFCL_TRACE");
+    config.trace_fd = -1;
+    if (!value || !strcmp(value, "0"))
+        return;
+    if (!strcmp(value, "1")) {
+        config.trace_fd = STDERR_FILENO;
+        return;
+    }
+    config.trace_fd = open(value, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND |
+                                      O_CLOEXEC, 0666);
+    if (config.trace_fd < 0) {
+        char accepted[160];
+        snprintf(accepted, sizeof(accepted),
+                 "0, 1 or a file refcl can write (%s)", strerror(errno));
+        complain("REFCL_TRACE", value, accepted, "no trace");
+    }
+}
+
+static void read_trace_addresses(void)
+{
+    const char *value = getenv("REFCL_TRACE_ADDRESSES");
+    config.trace_addresses = true;
+    if (!value)
+        return;
+    if (!strcmp(value, "0") || !strcmp(value, "1"))
+        config.trace_addresses = value[0] == '1';
+    else
+        complain("REFCL_TRACE_ADDRESSES", value, "0 or 1", "1");
+}
+
 static void config_read(void)
 {
     read_platform_count();
@@ -108,6 +145,17 @@ static void config_read(void)
     read_list("REFCL_ICD_SUFFIX", config.suffixes, "REFCL", false);
     read_icd_version();
     read_fault();
+    read_trace();
+    read_trace_addresses();
+}
+
+/* The trace file is refcl's until the library unloads: a loader that
+ * dlcloses refcl and loads it again gets a fresh trace, and no stray fd. */
+__attribute__((destructor)) static void config_unload(void)
+{
+    if (config.trace_fd > STDERR_FILENO)
+        close(config.trace_fd);
+    config.trace_fd = -1;
 }
 
 const struct refcl_config *refcl_config(void)

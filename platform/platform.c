@@ -11,6 +11,7 @@
 #include "refcl/config.h"
 #include "refcl/info.h"
 #include "refcl/platform.h"
+#include "refcl/trace.h"
 #include "refcl/version.h"
 
 #define PLATFORM_VENDOR "refcl"
@@ -23,7 +24,7 @@
  * this platform", so each is in the devices' lists too. cl_khr_icd is
  * 1.0.0 when refcl acts as a classic driver (REFCL_ICD_VERSION=1), and
  * missing under REFCL_FAULT=no-khr-icd. */
-static cl_name_version platform_extensions[1];
+static cl_name_version platform_extensions[REFCL_PLATFORM_EXTENSIONS_MAX];
 static size_t platform_extension_count;
 static char extensions_string[256];
 
@@ -40,6 +41,14 @@ static void extensions_init(const struct refcl_config *config)
     }
     refcl_names_join(platform_extensions, platform_extension_count,
                      extensions_string, sizeof(extensions_string));
+}
+
+size_t refcl_platform_extensions(const cl_name_version **list)
+{
+    struct _cl_platform_id *const *platforms_list;
+    refcl_platforms(&platforms_list);
+    *list = platform_extensions;
+    return platform_extension_count;
 }
 
 static void platforms_create(void)
@@ -111,9 +120,14 @@ cl_int CL_API_CALL refcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
     return CL_SUCCESS;
 }
 
+/* Exported: loaders may call it by name (tracing decided once, in
+ * refcl_config()). */
 REFCL_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(
     cl_uint num_entries, cl_platform_id *platforms_out, cl_uint *num_platforms)
 {
+    if (refcl_tracing())
+        return refcl_trace_clIcdGetPlatformIDsKHR(num_entries, platforms_out,
+                                                  num_platforms);
     return refcl_clIcdGetPlatformIDsKHR(num_entries, platforms_out,
                                         num_platforms);
 }
@@ -196,6 +210,10 @@ REFCL_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
                                                   void *param_value,
                                                   size_t *param_value_size_ret)
 {
+    if (refcl_tracing())
+        return refcl_trace_clGetPlatformInfo(platform, param_name,
+                                             param_value_size, param_value,
+                                             param_value_size_ret);
     return refcl_clGetPlatformInfo(platform, param_name, param_value_size,
                                    param_value, param_value_size_ret);
 }

@@ -1,12 +1,15 @@
 /*
  * refcl's run-time configuration, read once from the environment: how many
  * platforms to show, their names and ICD suffixes, which cl_khr_icd version
- * to speak, and faults to inject on purpose so that loaders can be tested
- * against misbehaving drivers. Documented in README.md ("Configuration").
+ * to speak, faults to inject on purpose so that loaders can be tested
+ * against misbehaving drivers, and call tracing. Documented in README.md
+ * ("Configuration") and docs/tracing.md.
  * A bad value is reported on stderr and the default is used.
  */
 #ifndef REFCL_CONFIG_H
 #define REFCL_CONFIG_H
+
+#include <stdbool.h>
 
 #include "refcl/compat.h"
 
@@ -32,6 +35,9 @@ struct refcl_config {
     char suffixes[REFCL_MAX_PLATFORMS][REFCL_NAME_SIZE]; /**< REFCL_ICD_SUFFIX */
     int icd_version;                                   /**< REFCL_ICD_VERSION: 1 or 2 */
     enum refcl_fault fault;                            /**< REFCL_FAULT */
+    int trace_fd;          /**< REFCL_TRACE: where calls are traced, or -1 */
+    bool trace_addresses;  /**< REFCL_TRACE_ADDRESSES: addresses, or
+                                handles numbered and pointers hidden */
 };
 
 /** The configuration, read from the environment on first call. */

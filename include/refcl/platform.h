@@ -24,6 +24,17 @@ REFCL_OBJECT_LAYOUT(struct _cl_platform_id);
  */
 cl_uint refcl_platforms(struct _cl_platform_id *const **list);
 
+/**
+ * The extensions every platform lists (CL_PLATFORM_EXTENSIONS_WITH_VERSION);
+ * "supported by all devices associated with this platform", so every device
+ * lists them first.
+ * @return their count; *list set to them.
+ */
+size_t refcl_platform_extensions(const cl_name_version **list);
+
+/** Room for the platform's extensions. */
+#define REFCL_PLATFORM_EXTENSIONS_MAX 4
+
 /** @p platform if valid; NULL picks the default (first) platform. Else NULL. */
 struct _cl_platform_id *refcl_platform_resolve(cl_platform_id platform);
 

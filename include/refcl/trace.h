@@ -1,0 +1,32 @@
+/*
+ * Call tracing (REFCL_TRACE; the line format is in docs/tracing.md).
+ *
+ * Every entry point has a tracing twin, refcl_trace_<name>, that calls
+ * refcl_<name> and then writes one line describing the call. The twins are
+ * handed out instead of the entry points only when tracing is on: the
+ * dispatch table, clIcdGetFunctionAddressForPlatformKHR and
+ * clGetExtensionFunctionAddress* choose once, so with tracing off no call
+ * passes through any of this.
+ */
+#ifndef REFCL_TRACE_H
+#define REFCL_TRACE_H
+
+#include <stdbool.h>
+
+#include "refcl/api.h"
+
+/** True when REFCL_TRACE asked for a trace and its file could be opened. */
+bool refcl_tracing(void);
+
+/* Typed like the entry point they wrap, so the generated definitions
+ * (icd/trace_wrappers.inc) are checked against it. */
+#define REFCL_TRACE_DECLARE(name) \
+    extern __typeof__(refcl_##name) refcl_trace_##name;
+REFCL_DISPATCH_ENTRIES(REFCL_TRACE_DECLARE, REFCL_TRACE_DECLARE,
+                       REFCL_TRACE_DECLARE)
+REFCL_TRACE_DECLARE(clIcdGetPlatformIDsKHR)
+REFCL_TRACE_DECLARE(clIcdGetFunctionAddressForPlatformKHR)
+REFCL_TRACE_DECLARE(clIcdSetPlatformDispatchDataKHR)
+#undef REFCL_TRACE_DECLARE
+
+#endif /* REFCL_TRACE_H */

@@ -1,0 +1,414 @@
+#!/usr/bin/env python3
+"""Generates refcl's call tracing: icd/trace_names.inc, icd/trace_wrappers.inc.
+
+Run at development time when the slot list (include/refcl/entries.h) or the
+OpenCL headers change; both outputs are committed, so building refcl never
+needs Python:
+
+    tools/gen_trace.py [--headers /usr/include/CL]
+
+trace_names.inc: for each enum family refcl prints by name (cl_device_info,
+cl_device_type, error codes, ...), the #defines that follow the family's
+comment in the Khronos headers (`/* cl_device_info */`), as {value, "NAME"}.
+
+trace_wrappers.inc: one wrapper per dispatch slot (and per cl_khr_icd
+function) that calls refcl_<name> and logs one line. Parameter lists come
+from the Khronos prototypes (cl.h, cl_ext.h, cl_gl.h, cl_egl.h), or from
+include/refcl/api.h for the Direct3D/DX9 and cl_khr_icd functions; how each
+parameter is printed follows from its type and its neighbours (see
+classify()).
+"""
+import argparse
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HEADERS = ["cl.h", "cl_ext.h", "cl_gl.h", "cl_egl.h", "cl_d3d10.h",
+           "cl_d3d11.h", "cl_dx9_media_sharing.h"]
+PROTOTYPE_HEADERS = ["cl.h", "cl_ext.h", "cl_gl.h", "cl_egl.h"]
+ICD_FUNCTIONS = ["clIcdGetPlatformIDsKHR",
+                 "clIcdGetFunctionAddressForPlatformKHR",
+                 "clIcdSetPlatformDispatchDataKHR"]
+
+HANDLES = {
+    "cl_platform_id": "REFCL_PLATFORM", "cl_device_id": "REFCL_DEVICE",
+    "cl_context": "REFCL_CONTEXT", "cl_command_queue": "REFCL_QUEUE",
+    "cl_mem": "REFCL_MEM", "cl_program": "REFCL_PROGRAM",
+    "cl_kernel": "REFCL_KERNEL", "cl_event": "REFCL_EVENT",
+    "cl_sampler": "REFCL_SAMPLER",
+}
+# Parameter type -> enum family printed by name.
+ENUMS = {t: t for t in [
+    "cl_bool", "cl_platform_info", "cl_device_info", "cl_context_info",
+    "cl_command_queue_info", "cl_mem_info", "cl_image_info", "cl_pipe_info",
+    "cl_sampler_info", "cl_program_info", "cl_program_build_info",
+    "cl_kernel_info", "cl_kernel_arg_info", "cl_kernel_work_group_info",
+    "cl_kernel_sub_group_info", "cl_kernel_exec_info", "cl_event_info",
+    "cl_profiling_info", "cl_gl_texture_info", "cl_gl_context_info",
+    "cl_mem_object_type", "cl_addressing_mode", "cl_filter_mode",
+    "cl_buffer_create_type"]}
+# Parameter type -> bitfield family printed as NAME|NAME.
+FLAGS = {t: t for t in [
+    "cl_device_type", "cl_command_queue_properties", "cl_mem_flags",
+    "cl_map_flags", "cl_mem_migration_flags"]}
+FLAGS["cl_svm_mem_flags"] = "cl_mem_flags"
+# Property lists printed in full: type -> printer in icd/trace.c.
+PROPERTY_LISTS = {
+    "const cl_context_properties *": "arg_context_properties",
+    "const cl_device_partition_property *": "arg_partition_properties",
+}
+UNSIGNED = {"cl_uint", "size_t", "cl_GLuint", "cl_GLint", "unsigned int",
+            "UINT", "cl_ulong"}
+SIGNED = {"cl_int"}
+HEX = {"cl_GLenum"}
+OUTPUT_SCALARS = {"cl_uint *": "arg_uint_out", "size_t *": "arg_size_out",
+                  "cl_ulong *": "arg_ulong_out",
+                  "cl_GLuint *": "arg_uint_out",
+                  "cl_gl_object_type *": "arg_uint_out"}
+# Families the printers in icd/trace.c use besides the parameter types.
+EXTRA_FAMILIES = ["errors", "cl_context_properties",
+                  "cl_device_partition_property", "cl_device_affinity_domain"]
+BITFIELDS = set(FLAGS.values()) | {"cl_device_affinity_domain"}
+QUERY_PREFIXES = [("CL_DEVICE_", "cl_device_info"),
+                  ("CL_PLATFORM_", "cl_platform_info")]
+
+
+def strip_comments(text):
+    return re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+
+
+def evaluate(expression):
+    """The value of a #define's simple constant expression, or None."""
+    e = re.sub(r"\(\s*(cl_\w+|int|unsigned)\s*\)", "", expression)
+    e = re.sub(r"(?<=[0-9a-fA-F])[uUlL]+\b", "", e).strip()
+    if not re.fullmatch(r"[-0-9a-fA-FxX()<\s]+", e) or not e:
+        return None
+    try:
+        return int(eval(e, {"__builtins__": {}}))
+    except (SyntaxError, NameError, TypeError):
+        return None
+
+
+def read_families(directory):
+    """{family: [(value, name), ...]} in header order, first name per value."""
+    families = {}
+    types = read_types(directory)
+    for header in HEADERS:
+        path = os.path.join(directory, header)
+        if not os.path.exists(path):
+            continue
+        family = None
+        in_comment = False
+        comment = ""
+        for line in open(path, encoding="utf-8"):
+            stripped = line.strip()
+            if in_comment or stripped.startswith("/*"):
+                # A comment on a line of its own names the family of the
+                # #defines after it; any other comment ends the family,
+                # except "reserved" notes inside a family.
+                comment += " " + stripped
+                in_comment = "*/" not in stripped
+                if not in_comment:
+                    family = comment_family(comment, family, header)
+                    comment = ""
+                continue
+            m = re.match(r"#define\s+(CL_\w+)\s+(.+?)\s*(/\*.*)?$", stripped)
+            if not m:
+                continue
+            name, value = m.group(1), evaluate(m.group(2))
+            if value is None:
+                continue
+            target = family
+            if value <= -1000:  # every extension's error codes
+                target = "errors"
+            elif family != "errors" and family not in types:
+                # Extensions add queries under their own banner, not a
+                # type's (cl_khr_fp16's CL_DEVICE_HALF_FP_CONFIG).
+                target = next((f for prefix, f in QUERY_PREFIXES
+                               if name.startswith(prefix)), None)
+            if target:
+                entries = families.setdefault(target, [])
+                if all(v != value for v, _ in entries):
+                    entries.append((value, name))
+    return {f: [(v, n) for v, n in entries if plausible(f, v)]
+            for f, entries in families.items()}
+
+
+def plausible(family, value):
+    """Drops the few #defines that follow a family's comment in the headers
+    without belonging to it: extension bits and sub-enums (an ARM
+    capability bit, an Intel 0 after `/* cl_device_info */`). Bitfields
+    hold single bits (or all of them: CL_DEVICE_TYPE_ALL); enums are 0x100
+    and up."""
+    if family in ("errors", "cl_bool"):
+        return True
+    if family in BITFIELDS:
+        return value & (value - 1) == 0 or value == 0xFFFFFFFF
+    return value >= 0x100
+
+
+def read_types(directory):
+    """The names the headers typedef: a family comment names one of them,
+    an extension banner (cl_khr_fp16) does not."""
+    types = set()
+    for header in HEADERS + ["cl_platform.h"]:
+        path = os.path.join(directory, header)
+        if os.path.exists(path):
+            text = strip_comments(open(path, encoding="utf-8").read())
+            types.update(re.findall(r"typedef\s[^;]*?\b(cl_\w+)\s*;", text))
+    return types
+
+
+def comment_family(comment, current, header):
+    if re.search(r"\breserved\b", comment, re.I):
+        return current
+    if re.search(r"error codes", comment, re.I):
+        return "errors" if header == "cl.h" else None
+    m = re.search(r"\b(cl_\w+)", comment)
+    if not m:
+        return None
+    # "cl_mem_flags - bitfield", "cl_device_info", "Additional
+    # cl_context_properties"; extension banners (cl_khr_icd) name no family
+    # refcl prints and end the previous one.
+    return m.group(1)
+
+
+def split_parameters(text):
+    """Top-level comma-separated parameters of a prototype."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        current += ch
+    parts.append(current)
+    parts = [re.sub(r"\s*(\*+)\s*", r" \1", " ".join(p.split()))
+             for p in parts]
+    return [] if parts == ["void"] else parts
+
+
+def parameter(text):
+    """(declaration, type, name): type without the name, for classify()."""
+    m = re.search(r"\(\s*CL_CALLBACK\s*\*\s*(\w+)\s*\)", text)
+    if m:
+        return text, "callback", m.group(1)
+    m = re.fullmatch(r"(.*?)\s*\b(\w+)\s*(\[\d*\])?", text)
+    ctype = m.group(1).replace(" *", "*").replace("*", " *").strip()
+    ctype = re.sub(r"\s+", " ", ctype)
+    if m.group(3):
+        ctype += " *"
+    return text, ctype, m.group(2)
+
+
+def balanced(text, start):
+    """The text inside the parentheses opening at text[start]."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += text[i] == "("
+        depth -= text[i] == ")"
+        if depth == 0:
+            return text[start + 1:i]
+    raise ValueError("unbalanced prototype")
+
+
+def read_prototypes(directory):
+    """{name: (return type, [parameter text])} from the Khronos headers and
+    refcl's own hand-written prototypes (api.h, as refcl_<name>)."""
+    prototypes = {}
+    for header in PROTOTYPE_HEADERS:
+        text = strip_comments(open(os.path.join(directory, header),
+                                   encoding="utf-8").read())
+        pattern = (r"extern\s+CL_API_ENTRY\b([^;{]*?)"
+                   r"\bCL_API_CALL\s+(cl\w+)\s*\(")
+        for m in re.finditer(pattern, text):
+            ret = " ".join(t for t in m.group(1).split()
+                           if not re.match(r"CL_\w*PREFIX\w*", t))
+            params = split_parameters(balanced(text, m.end() - 1))
+            prototypes.setdefault(m.group(2), (normal_type(ret), params))
+    api = strip_comments(open(os.path.join(ROOT, "include/refcl/api.h"),
+                              encoding="utf-8").read())
+    for m in re.finditer(r"([\w \t*]+?)\s*CL_API_CALL\s+refcl_(cl\w+)\s*\(",
+                         api):
+        params = split_parameters(balanced(api, m.end() - 1))
+        prototypes[m.group(2)] = (normal_type(m.group(1)), params)
+    return prototypes
+
+
+def normal_type(text):
+    return re.sub(r"\s+", " ", text.replace("*", " *")).strip()
+
+
+def read_slots():
+    text = open(os.path.join(ROOT, "include/refcl/entries.h"),
+                encoding="utf-8").read()
+    return re.findall(r"\bX[VT]?\((cl\w+)\)", text)
+
+
+def classify(params, index, ok):
+    """How parameter `index` of a wrapper is printed: (printer, arguments),
+    printers being the arg_* functions of icd/trace.c."""
+    _, ctype, name = params[index]
+    before = params[index - 1][1:] if index > 0 else (None, None)
+    after = params[index + 1][1:] if index + 1 < len(params) else (None, None)
+    q = '"%s"' % name
+    if ctype in HANDLES:
+        return "arg_handle", [q, HANDLES[ctype], name]
+    if ctype in ENUMS:
+        return "arg_enum", [q, name, "&%s_names" % ENUMS[ctype]]
+    if ctype in FLAGS:
+        return "arg_flags", [q, name, "&%s_names" % FLAGS[ctype]]
+    if ctype in UNSIGNED:
+        return "arg_unsigned", [q, name]
+    if ctype in SIGNED:
+        return "arg_signed", [q, name]
+    if ctype in HEX:
+        return "arg_hex", [q, name]
+    if ctype == "const char *":
+        return "arg_string", [q, name]
+    if ctype in PROPERTY_LISTS:
+        return PROPERTY_LISTS[ctype], [q, name]
+    element = ctype[:-2] if ctype.endswith(" *") else None
+    # A handle array follows its count: (cl_uint num_devices, const
+    # cl_device_id *devices) is input; (cl_uint num_entries, cl_device_id
+    # *devices, cl_uint *num_devices) is output.
+    if element and element.startswith("const ") and element[6:] in HANDLES \
+            and before[0] == "cl_uint" and before[1].startswith("num"):
+        return "arg_handles", [q, HANDLES[element[6:]], name, before[1]]
+    if element in HANDLES and before[0] == "cl_uint" and \
+            after[0] == "cl_uint *":
+        return "arg_handles_out", [q, HANDLES[element], name, before[1],
+                                   "%s ? %s : NULL" % (ok, after[1])]
+    if element in HANDLES:
+        return "arg_handle_out", [q, HANDLES[element], name, ok]
+    # DX9's media_adapter_type is an input array, spelled cl_uint * in api.h.
+    if ctype in OUTPUT_SCALARS and not name.startswith("media_adapter"):
+        return OUTPUT_SCALARS[ctype], [q, name, ok]
+    if ctype == "callback":
+        return "arg_pointer", [q, "(const void *)" + name]
+    return "arg_pointer", [q, name]
+
+
+def statement(function, arguments):
+    return wrap("    %s(" % function, ["&line"] + arguments, ");", 8).lstrip()
+
+
+def wrapper(name, prototype):
+    ret, texts = prototype
+    params = [parameter(t) for t in texts]
+    names = [p[2] for p in params]
+    if ret == "void":
+        call, ok, end = "refcl_%s(", None, "line_end(&line);"
+    else:
+        call = ret + (" " if not ret.endswith("*") else "") + \
+            "result = refcl_%s("
+        errcode = "errcode_ret" if "errcode_ret" in names else "NULL"
+        if ret == "cl_int":
+            ok, end = "result == CL_SUCCESS", "line_end_code(&line, result);"
+        elif ret in HANDLES:
+            ok = "result != NULL"
+            end = statement("line_end_handle",
+                            [HANDLES[ret], "result", errcode])
+        else:
+            ok = "result != NULL"
+            end = statement("line_end_pointer", ["result", errcode])
+    body = [wrap("    " + call % name, names, ");", 8).lstrip()]
+    statements = [statement(*classify(params, i, "ok"))
+                  for i in range(len(params))]
+    if any(re.search(r"\bok\b", s) for s in statements):
+        body.append("bool ok = %s;" % ok)
+    body.append("struct line line;")
+    body.append('line_begin(&line, "%s");' % name)
+    body += statements
+    body.append(end)
+    if ret != "void":
+        body.append("return result;")
+    star = "" if ret.endswith("*") else " "
+    head = "%s%sCL_API_CALL refcl_trace_%s(" % (ret, star, name)
+    signature = head + ", ".join(texts or ["void"]) + ")"
+    if len(signature) > 79:  # one parameter a line
+        signature = head + "\n" + ",\n".join("    " + t for t in texts) + ")"
+    return "%s\n{\n%s}\n" % (signature,
+                              "".join("    %s\n" % line for line in body))
+
+
+def wrap(head, items, tail, indent):
+    """head + items joined by ", " + tail, broken into lines of at most 79
+    columns, continuation lines indented by `indent` spaces."""
+    lines, current = [], head
+    for i, item in enumerate(items):
+        piece = item + ("," if i + 1 < len(items) else tail)
+        full = len(current) + 1 + len(piece) > 79
+        if full and current.strip() != head.strip():
+            lines.append(current.rstrip())
+            current = " " * indent
+        elif not current.endswith("("):
+            current += " "
+        current += piece
+    if not items:
+        current += tail
+    lines.append(current)
+    return "\n".join(lines)
+
+
+def names_table(family, entries):
+    rows = "".join('    {%s, "%s"},\n' % (
+        hex(v) if v >= 0 else str(v), n) for v, n in entries)
+    return ("static const struct name %s_entries[] = {\n%s};\n"
+            "static const struct names %s_names = {\n    %s_entries, %d};\n"
+            ) % (family, rows, family, family, len(entries))
+
+
+HEADER_COMMENT = """/*
+ * Generated by tools/gen_trace.py from include/refcl/%s and the
+ * Khronos OpenCL headers %s.
+ * Do not edit: change the generator and run it again.
+ *
+%s */
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--headers", default="/usr/include/CL")
+    args = parser.parse_args()
+
+    families = read_families(args.headers)
+    prototypes = read_prototypes(args.headers)
+    functions = read_slots() + ICD_FUNCTIONS
+    missing = [f for f in functions if f not in prototypes]
+    if missing:
+        sys.exit("no prototype for: " + ", ".join(missing))
+
+    wrappers = [wrapper(f, prototypes[f]) for f in functions]
+    used = sorted(set(re.findall(r"&(\w+)_names", "".join(wrappers))) |
+                  set(EXTRA_FAMILIES))
+    absent = [f for f in used if not families.get(f)]
+    if absent:
+        sys.exit("no #defines found for: " + ", ".join(absent))
+
+    with open(os.path.join(ROOT, "icd/trace_names.inc"), "w") as out:
+        out.write(HEADER_COMMENT % ("entries.h", "(" + ", ".join(
+            HEADERS[:4]) + ",\n * " + ", ".join(HEADERS[4:]) + ")", (
+            " * Names of the values of each enum family refcl's trace prints\n"
+            " * by name, in header order; where several names share a value,\n"
+            " * the first (the core name) is kept.\n")))
+        for family in used:
+            out.write("\n" + names_table(family, families[family]))
+    with open(os.path.join(ROOT, "icd/trace_wrappers.inc"), "w") as out:
+        out.write(HEADER_COMMENT % ("entries.h and api.h", "(" + ", ".join(
+            PROTOTYPE_HEADERS) + ")", (
+            " * One wrapper per dispatch slot and per cl_khr_icd function:\n"
+            " * it calls refcl_<name>, then logs the call in one line\n"
+            " * (docs/tracing.md). Each is declared in refcl/trace.h with\n"
+            " * __typeof__(refcl_<name>), so a parameter list that drifts\n"
+            " * from the entry point's fails to compile.\n")))
+        for w in wrappers:
+            out.write("\n" + w)
+
+
+if __name__ == "__main__":
+    main()
