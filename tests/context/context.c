@@ -272,22 +272,18 @@ static void check_destructors(void)
 /* The context carries the platform's dispatch data (cl_khr_icd 2.0). */
 static void check_disp_data(void)
 {
-    void *words[2];
-    memcpy(words, platform, sizeof(words));
+    void *platform_data = test_object_word(platform, 1);
     cl_int err;
     cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    void *context_words[2];
-    memcpy(context_words, context, sizeof(context_words));
-    CHECK(context_words[0] == words[0]);
-    CHECK(context_words[1] == words[1]);
-    if (!words[1]) { /* not loader-managed: set it ourselves */
+    CHECK(test_object_word(context, 0) == test_object_word(platform, 0));
+    CHECK(test_object_word(context, 1) == platform_data);
+    if (!platform_data) { /* not loader-managed: set it ourselves */
         static int marker;
         set_disp_data_fn set = (set_disp_data_fn)
             clGetExtensionFunctionAddressForPlatform(
                 platform, "clIcdSetPlatformDispatchDataKHR");
         CHECK_EQ(set(platform, &marker), CL_SUCCESS);
-        memcpy(context_words, context, sizeof(context_words));
-        CHECK(context_words[1] == &marker);
+        CHECK(test_object_word(context, 1) == &marker);
         CHECK_EQ(set(platform, NULL), CL_SUCCESS);
     }
     CHECK_EQ(clReleaseContext(context), CL_SUCCESS);
@@ -345,12 +341,8 @@ static void check_sub_devices(void)
 
 int main(void)
 {
-    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-        clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) !=
-            CL_SUCCESS) {
-        fprintf(stderr, "no refcl platform or device\n");
+    if (!test_first_device(&platform, &device))
         return 1;
-    }
     check_properties();
     check_devices();
     check_from_type();

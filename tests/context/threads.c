@@ -48,9 +48,7 @@ static void *churn(void *arg)
 int main(void)
 {
     cl_platform_id platform;
-    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-        clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) !=
-            CL_SUCCESS)
+    if (!test_first_device(&platform, &device))
         return 1;
     cl_int err;
     shared = clCreateContext(NULL, 1, &device, NULL, NULL, &err);

@@ -125,15 +125,6 @@ static hwloc_bitmap_t cpuset_of(cl_device_id device)
     return set;
 }
 
-/* The pointer-sized word @p index of a CL object: 0 dispatch, 1 disp_data. */
-static void *object_word(const void *object, int index)
-{
-    void *value;
-    memcpy(&value, (const char *)object + index * sizeof(void *),
-           sizeof(value));
-    return value;
-}
-
 /* ---- what hwloc predicts ---------------------------------------------------- */
 
 static bool under_dcache(hwloc_obj_t obj)
@@ -368,8 +359,8 @@ static void check_device(cl_device_id device, hwloc_const_bitmap_t set)
              domains);
     check_schemes(device, units);
     /* The same dispatch table and dispatch data as the platform's. */
-    CHECK(object_word(device, 0) == object_word(root, 0));
-    CHECK(object_word(device, 1) == object_word(platform, 1));
+    CHECK(test_object_word(device, 0) == test_object_word(root, 0));
+    CHECK(test_object_word(device, 1) == test_object_word(platform, 1));
 }
 
 /* Entries of a well-formed property list, its final 0 included. */
@@ -892,8 +883,8 @@ static cl_uint grow_tree(cl_device_id device, int depth, cl_device_id *all,
 static void check_words(cl_device_id *all, cl_uint count, void *disp_data)
 {
     for (cl_uint i = 0; i < count; i++) {
-        CHECK(object_word(all[i], 0) == object_word(root, 0));
-        CHECK(object_word(all[i], 1) == disp_data);
+        CHECK(test_object_word(all[i], 0) == test_object_word(root, 0));
+        CHECK(test_object_word(all[i], 1) == disp_data);
     }
 }
 
@@ -904,7 +895,7 @@ static void check_disp_data(void)
     static int marker;
     cl_device_id all[32];
     cl_uint count = grow_tree(root, 0, all, 0);
-    void *loader_data = object_word(platform, 1);
+    void *loader_data = test_object_word(platform, 1);
     const char *loader = getenv("REFCL_TEST_LOADER");
     if (loader && !strcmp(loader, "icd2"))
         CHECK(loader_data != NULL);
@@ -977,12 +968,8 @@ static void check_pins(void)
 
 int main(void)
 {
-    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-        clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &root, NULL) !=
-            CL_SUCCESS) {
-        fprintf(stderr, "no refcl platform or device\n");
+    if (!test_first_device(&platform, &root))
         return 1;
-    }
     if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0) {
         fprintf(stderr, "hwloc could not load the topology\n");
         return 1;

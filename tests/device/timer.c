@@ -97,9 +97,7 @@ int main(void)
 {
     cl_platform_id platform;
     cl_device_id device;
-    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-        clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) !=
-            CL_SUCCESS)
+    if (!test_first_device(&platform, &device))
         return 1;
     check_timers(device);
     check_resolution(platform, device);

@@ -44,14 +44,6 @@ static void *slot_value(size_t offset)
     return value;
 }
 
-static void *object_word(const void *object, int index)
-{
-    void *value;
-    memcpy(&value, (const char *)object + index * sizeof(void *),
-           sizeof(value));
-    return value;
-}
-
 /* Every slot of the header's table is listed once, holds a function (the
  * two ICD2 slots hold the tag), and is what the ICD2 lookup returns. */
 static void check_table(get_function_fn lookup)
@@ -107,27 +99,27 @@ static void check_disp_data(set_disp_data_fn set_disp_data)
 {
     static int marker;
     const char *loader = getenv("REFCL_TEST_LOADER");
-    void *loader_data = object_word(platform, 1);
+    void *loader_data = test_object_word(platform, 1);
     if (loader && !strcmp(loader, "icd2")) {
         CHECK(loader_data != NULL);
-        CHECK(object_word(device, 1) == loader_data);
+        CHECK(test_object_word(device, 1) == loader_data);
         return;
     }
     CHECK(loader_data == NULL);
     CHECK_EQ(set_disp_data(platform, &marker), CL_SUCCESS);
-    CHECK(object_word(platform, 1) == &marker);
-    CHECK(object_word(device, 1) == &marker);
+    CHECK(test_object_word(platform, 1) == &marker);
+    CHECK(test_object_word(device, 1) == &marker);
     cl_device_id again = NULL;
     CHECK_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &again, NULL),
              CL_SUCCESS);
-    CHECK(object_word(again, 1) == &marker);
+    CHECK(test_object_word(again, 1) == &marker);
     CHECK_EQ(set_disp_data(platform, NULL), CL_SUCCESS);
-    CHECK(object_word(device, 1) == NULL);
+    CHECK(test_object_word(device, 1) == NULL);
 
     CHECK_EQ(set_disp_data((cl_platform_id)device, &marker),
              CL_INVALID_PLATFORM);
     CHECK_EQ(set_disp_data(NULL, &marker), CL_INVALID_PLATFORM);
-    CHECK(object_word(platform, 1) == NULL);
+    CHECK(test_object_word(platform, 1) == NULL);
 }
 
 /* Directly, every entry point survives all-zero arguments: handles are
@@ -154,15 +146,11 @@ static void check_zero_arguments(void)
 
 int main(void)
 {
-    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-        clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) !=
-            CL_SUCCESS) {
-        fprintf(stderr, "no refcl platform or device\n");
+    if (!test_first_device(&platform, &device))
         return 1;
-    }
-    table = object_word(platform, 0);
+    table = test_object_word(platform, 0);
     CHECK(table != NULL);
-    CHECK(object_word(device, 0) == table);
+    CHECK(test_object_word(device, 0) == table);
 
     get_function_fn lookup = (get_function_fn)
         clGetExtensionFunctionAddressForPlatform(

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-int test_failures;
+_Atomic int test_failures;
 
 void *test_zeroed_handle(void)
 {

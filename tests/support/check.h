@@ -19,7 +19,8 @@
 /** Exit code telling CTest the test cannot run here (SKIP_RETURN_CODE). */
 #define TEST_SKIP 77
 
-extern int test_failures;
+/** Failed checks so far; atomic, so CHECK works from any thread. */
+extern _Atomic int test_failures;
 
 #define CHECK(cond)                                                          \
     do {                                                                     \
@@ -57,6 +58,30 @@ extern int test_failures;
 
 /** The test's exit code: 0 if every check passed. */
 #define TEST_RESULT() (test_failures ? 1 : 0)
+
+/**
+ * The first platform and its CPU device, or a message and false.
+ * Every test starts with it.
+ */
+static inline int test_first_device(cl_platform_id *platform,
+                                    cl_device_id *device)
+{
+    if (clGetPlatformIDs(1, platform, NULL) == CL_SUCCESS &&
+        clGetDeviceIDs(*platform, CL_DEVICE_TYPE_CPU, 1, device, NULL) ==
+            CL_SUCCESS)
+        return 1;
+    fprintf(stderr, "no refcl platform or device\n");
+    return 0;
+}
+
+/** Pointer-sized word @p index of a CL object: 0 dispatch, 1 disp_data. */
+static inline void *test_object_word(const void *object, int index)
+{
+    void *value;
+    memcpy(&value, (const char *)object + index * sizeof(void *),
+           sizeof(value));
+    return value;
+}
 
 /** A handle refcl never handed out: points at zeroed memory. */
 void *test_zeroed_handle(void);
