@@ -8,21 +8,32 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh
 jobs=$(nproc)
 
-run() { # run <build dir> <ctest args...> -- <cmake args...>
+passed=0 skipped=0
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+
+# ctest, adding its counts to the totals (it exits non-zero on failure).
+count() {
+    ctest "$@" | tee "$log"
+    local total skips
+    total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+    skips=$(grep -c '(Skipped)' "$log" || true)
+    passed=$((passed + total - skips)) skipped=$((skipped + skips))
+}
+
+run() { # run <build dir> <cmake args...>
     local dir=$1; shift
-    local ctest_args=()
-    while [ "$1" != "--" ]; do ctest_args+=("$1"); shift; done
-    shift
     echo "== $dir: cmake $*"
     cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
     cmake --build "$dir" -j"$jobs"
-    ctest --test-dir "$dir" --output-on-failure -j"$jobs" "${ctest_args[@]}"
+    count --test-dir "$dir" --output-on-failure -j"$jobs"
 }
 
-run build/gcc -- -DCMAKE_C_COMPILER=gcc
-run build/clang -- -DCMAKE_C_COMPILER=clang
-run build/asan -- -DCMAKE_C_COMPILER=gcc -DREFCL_SANITIZE=address,undefined
-run build/tsan -- -DCMAKE_C_COMPILER=clang -DREFCL_SANITIZE=thread
+run build/gcc -DCMAKE_C_COMPILER=gcc
+run build/clang -DCMAKE_C_COMPILER=clang
+run build/asan -DCMAKE_C_COMPILER=gcc -DREFCL_SANITIZE=address,undefined
+run build/tsan -DCMAKE_C_COMPILER=clang -DREFCL_SANITIZE=thread
 echo "== build/gcc under valgrind"
-ctest --test-dir build/gcc --output-on-failure -j"$jobs" -T memcheck \
+count --test-dir build/gcc --output-on-failure -j"$jobs" -T memcheck \
     --overwrite MemoryCheckCommandOptions="--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite --track-origins=yes"
+echo "== all five runs (gcc, clang, asan+ubsan, tsan, valgrind)"
+echo "$passed passed, 0 failed, $skipped skipped"
