@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# refcl against pocl, side by side (bench/README.md). Installs pocl if it is
+# missing, builds refcl and bench/refcl_bench, runs the bench against refcl
+# and against pocl alternately for several rounds, and prints one table:
+# each figure's median for both, the refcl/pocl ratio, and the target.
+#
+# Usage: bench/compare.sh [rounds]        (default 4)
+# Environment:
+#   BUILD_DIR   build directory (default: build, as scripts/setup.sh)
+#   BENCH_ARGS  extra refcl_bench options, e.g. "--spawns 20 --runs 5"
+#   LOG_DIR     keep every run's output there (default: a temporary dir)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-4}
+build=${BUILD_DIR:-build}
+case $build in /*) ;; *) build=$PWD/$build ;; esac
+pocl_icd=/etc/OpenCL/vendors/pocl.icd
+refcl_icd=$build/vendors/refcl.icd
+bench=$build/bench/refcl_bench
+
+install_pocl() {
+    dpkg-query -W -f='${Status}' pocl-opencl-icd 2>/dev/null |
+        grep -q 'install ok installed' && return 0
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    echo "installing: pocl-opencl-icd" >&2
+    $sudo apt-get update -q >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q \
+        --no-install-recommends pocl-opencl-icd >&2
+}
+
+build_bench() {
+    scripts/deps.sh >&2
+    cmake -S . -B "$build" -DREFCL_BUILD_BENCH=ON >/dev/null
+    cmake --build "$build" -j"$(nproc)" --target refcl refcl_bench >/dev/null
+}
+
+machine() {
+    local cpu os
+    cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
+    # shellcheck disable=SC1091 # a system file, present on every Debian
+    os=$(. /etc/os-release && echo "$PRETTY_NAME")
+    echo "# machine: $cpu, $(nproc) CPUs, $os; $(uname -r)"
+    echo "# load average before: $1, after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "# build: $build ($(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' \
+        "$build/CMakeCache.txt")), $rounds rounds alternating refcl and pocl"
+}
+
+# One figure per line: name, rule, reference figure, bound.
+#   ratio  refcl/pocl <= bound          (smaller is better)
+#   below  refcl/pocl <  bound
+#   of     refcl / refcl's <reference> <= bound
+#   grows  refcl / refcl's <reference> >= bound (throughput)
+targets() {
+    cat <<'EOF'
+startup.platforms-ready  ratio -                     0.05
+device-info.scalar       ratio -                     1
+device-info.string       ratio -                     1
+platform-info.string     ratio -                     1
+context.create-release   ratio -                     0.2
+subdevices.equally-1     below -                     1
+timer.host               of    clock-gettime         1.5
+timer.device-and-host    of    clock-gettime         1.5
+device-info.threads-2    grows device-info.threads-1 1.5
+device-info.threads-all  grows device-info.threads-1 1.5
+context.threads-2        grows context.threads-1     1.5
+context.threads-all      grows context.threads-1     1.5
+EOF
+}
+
+run_rounds() { # run_rounds <log dir>
+    # refcl first in odd rounds, pocl first in even ones: a drift of the
+    # machine's speed during the run weighs on both alike.
+    for round in $(seq "$rounds"); do
+        local order="refcl pocl"
+        if [ $((round % 2)) -eq 0 ]; then order="pocl refcl"; fi
+        for icd in $order; do
+            local file=$refcl_icd
+            if [ "$icd" = pocl ]; then file=$pocl_icd; fi
+            echo "round $round/$rounds: $icd" >&2
+            # shellcheck disable=SC2086 # BENCH_ARGS is a list of options
+            OCL_ICD_VENDORS=$file "$bench" ${BENCH_ARGS:-} \
+                >"$1/$icd.$round"
+        done
+    done
+}
+
+# Reads the targets, then every run's output (files <icd>.<round>); prints
+# the table. Per figure and ICD: the median of the rounds' medians, and the
+# median of their interquartile ranges.
+table() { # table <log dir>
+    awk '
+    function median(a, n,    i, j, t) {
+        for (i = 2; i <= n; i++)
+            for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+                t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+            }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    function summary(icd, name, what,    k, i, v) {
+        k = icd SUBSEP name
+        if (!count[k])
+            return ""
+        for (i = 1; i <= count[k]; i++)
+            v[i] = sample[k, what, i]
+        return median(v, count[k])
+    }
+    function show(v) {
+        if (v == "") return "-"
+        return sprintf(v < 10 ? "%.2f" : v < 1000 ? "%.1f" : "%.0f", v)
+    }
+    function target(name) {
+        if (rule[name] == "ratio") return "<= " bound[name] "x pocl"
+        if (rule[name] == "below") return "< " bound[name] "x pocl"
+        if (rule[name] == "of") return "<= " bound[name] "x " reference[name]
+        return ">= " bound[name] "x " reference[name]
+    }
+    function verdict(name, r, p,    base, x, ok) {
+        if (r == "") return "NOT met (refcl unsupported)"
+        if (rule[name] == "ratio" || rule[name] == "below") {
+            if (p == "") return "n/a (pocl unsupported)"
+            x = r / p
+            ok = rule[name] == "ratio" ? x <= bound[name] : x < bound[name]
+            return ok ? "met" : "NOT met"
+        }
+        base = summary("refcl", reference[name], "median")
+        if (base == "") return "n/a (" reference[name] " unsupported)"
+        x = r / base
+        ok = rule[name] == "of" ? x <= bound[name] : x >= bound[name]
+        return sprintf("%s (%.2fx)", ok ? "met" : "NOT met", x)
+    }
+    FILENAME == "-" {
+        rule[$1] = $2; reference[$1] = $3; bound[$1] = $4; next
+    }
+    FNR == 1 { icd = FILENAME; sub(/.*\//, "", icd); sub(/\..*/, "", icd) }
+    /^#/ || NF == 0 { next }
+    {
+        name = $1
+        if (!(name in seen)) { seen[name] = 1; order[++n] = name }
+        k = icd SUBSEP name
+        if ($2 == "unsupported") {
+            line = $0; sub(/^[^ ]+ +unsupported +/, "", line)
+            why[k] = line; next
+        }
+        unit[name] = $4
+        c = ++count[k]
+        sample[k, "median", c] = $2; sample[k, "iqr", c] = $3
+    }
+    END {
+        fmt = "%-25s %-7s %9s %8s %9s %8s %7s  %-32s %s\n"
+        printf fmt, "figure", "unit", "refcl", "iqr", "pocl", "iqr",
+            "ratio", "target", "verdict"
+        for (i = 1; i <= n; i++) {
+            name = order[i]
+            r = summary("refcl", name, "median")
+            p = summary("pocl", name, "median")
+            rs = r == "" ? "unsupp." : show(r)
+            ps = p == "" ? "unsupp." : show(p)
+            ratio = r != "" && p != "" && p > 0 ? sprintf("%.3f", r / p) : "-"
+            t = name in rule ? target(name) : "-"
+            v = name in rule ? verdict(name, r, p) : ""
+            printf fmt, name, unit[name], rs, show(summary("refcl", name, "iqr")),
+                ps, show(summary("pocl", name, "iqr")), ratio, t, v
+        }
+        for (i = 1; i <= n; i++)
+            for (icd = 1; icd <= 2; icd++) {
+                who = icd == 1 ? "refcl" : "pocl"
+                if ((who SUBSEP order[i]) in why && !count[who, order[i]])
+                    printf "# %s %s: unsupported %s\n", who, order[i],
+                        why[who, order[i]]
+            }
+    }' - "$1"/refcl.* "$1"/pocl.*
+}
+
+install_pocl
+build_bench
+log_dir=${LOG_DIR:-$(mktemp -d)}
+mkdir -p "$log_dir"
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+run_rounds "$log_dir"
+machine "$load"
+targets | table "$log_dir"
+echo "# every run's output: $log_dir"
