@@ -83,8 +83,18 @@ static bool device_listed(cl_device_id device, const cl_device_id *list,
     return false;
 }
 
-static void context_destroy(struct _cl_context *context)
+long refcl_context_device_index(const struct _cl_context *context,
+                                const struct _cl_device_id *device)
 {
+    for (cl_uint i = 0; i < context->num_devices; i++)
+        if (context->devices[i] == device)
+            return (long)i;
+    return -1;
+}
+
+static void context_destroy(struct refcl_object *obj)
+{
+    struct _cl_context *context = (struct _cl_context *)obj;
     /* "The registered callback functions are called in the reverse order
      * in which they were registered." */
     struct refcl_destructor *d = atomic_load(&context->destructors);
@@ -98,6 +108,8 @@ static void context_destroy(struct _cl_context *context)
         refcl_clReleaseDevice(context->devices[i]);
     free(context->devices);
     free(context->properties);
+    pthread_cond_destroy(&context->events_changed);
+    pthread_mutex_destroy(&context->events_lock);
     refcl_object_free(&context->obj);
 }
 
@@ -114,10 +126,12 @@ static struct _cl_context *context_create(const struct context_request *req,
     *err = CL_OUT_OF_HOST_MEMORY;
     if (!context)
         return NULL;
+    pthread_mutex_init(&context->events_lock, NULL);
+    pthread_cond_init(&context->events_changed, NULL);
     context->devices = malloc(count * sizeof(cl_device_id));
     context->properties = props_bytes ? malloc(props_bytes) : NULL;
     if (!context->devices || (props_bytes && !context->properties)) {
-        context_destroy(context);
+        context_destroy(&context->obj);
         return NULL;
     }
     if (props_bytes)
@@ -236,19 +250,12 @@ cl_context CL_API_CALL refcl_clCreateContextFromType(
 /* CL_INVALID_CONTEXT "if context is not a valid OpenCL context". */
 cl_int CL_API_CALL refcl_clRetainContext(cl_context context)
 {
-    if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return CL_INVALID_CONTEXT;
-    refcl_object_retain(&context->obj);
-    return CL_SUCCESS;
+    return refcl_handle_retain(context, REFCL_CONTEXT);
 }
 
 cl_int CL_API_CALL refcl_clReleaseContext(cl_context context)
 {
-    if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return CL_INVALID_CONTEXT;
-    if (refcl_object_release(&context->obj))
-        context_destroy(context);
-    return CL_SUCCESS;
+    return refcl_handle_release(context, REFCL_CONTEXT, context_destroy);
 }
 
 cl_int CL_API_CALL refcl_clGetContextInfo(cl_context context,

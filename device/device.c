@@ -29,7 +29,7 @@ static cl_uint root_count;
 static void device_free(struct _cl_device_id *device)
 {
     free(device->partition_type);
-    free(device->cpuset_list);
+    free(atomic_load_explicit(&device->cpuset_list, memory_order_relaxed));
     hwloc_bitmap_free(device->cpuset);
     refcl_object_free(&device->obj);
 }
@@ -39,13 +39,32 @@ static cl_int device_describe(const struct refcl_topology *topo,
                               struct _cl_device_id *device)
 {
     int units = hwloc_bitmap_weight(device->cpuset);
-    if (units <= 0 ||
-        hwloc_bitmap_list_asprintf(&device->cpuset_list, device->cpuset) < 0)
+    if (units <= 0)
         return CL_OUT_OF_HOST_MEMORY;
     device->compute_units = (cl_uint)units;
     device->global_mem_cache_size =
         refcl_topology_llc_share(topo, device->cpuset);
     return refcl_partition_describe(topo, device);
+}
+
+const char *refcl_device_cpuset_list(const struct _cl_device_id *device)
+{
+    /* Filling in the list does not change the device: a cache, written
+     * through a const handle. Threads racing to fill it each format one;
+     * the first published wins and the others free theirs. */
+    char *_Atomic *list = (char *_Atomic *)&device->cpuset_list;
+    char *known = atomic_load_explicit(list, memory_order_acquire);
+    if (known)
+        return known;
+    char *mine;
+    if (hwloc_bitmap_list_asprintf(&mine, device->cpuset) < 0)
+        return "";
+    if (atomic_compare_exchange_strong_explicit(list, &known, mine,
+                                                memory_order_acq_rel,
+                                                memory_order_acquire))
+        return mine;
+    free(mine);
+    return known;
 }
 
 struct _cl_device_id *refcl_device_create(

@@ -55,15 +55,28 @@
 #define PRINTF_BUFFER_SIZE (1024u * 1024u)
 /** Local memory lower bound: the embedded-profile minimum, 1 KiB. */
 #define LOCAL_MEM_MIN_SIZE 1024u
-/** Lower bound of CL_DEVICE_MAX_MEM_ALLOC_SIZE: the embedded profile asks
- *  for at least max(CL_DEVICE_GLOBAL_MEM_SIZE / 4, 1 MiB). */
-#define MAX_MEM_ALLOC_MIN_SIZE (1024u * 1024u)
+/** Lower bound of CL_DEVICE_MAX_MEM_ALLOC_SIZE: "The minimum value is
+ *  max(min(1024 x 1024 x 1024, 1/4th of CL_DEVICE_GLOBAL_MEM_SIZE),
+ *  32 x 1024 x 1024)" (the embedded profile no longer lowers it); refcl
+ *  answers max(CL_DEVICE_GLOBAL_MEM_SIZE / 4, 32 MiB). */
+#define MAX_MEM_ALLOC_MIN_SIZE (32u * 1024u * 1024u)
 
 /* The device's extensions: the platform's (cl_khr_icd), which "must be
  * supported by all devices associated with this platform", then these.
  * CL_DEVICE_EXTENSIONS is made from the same list, so the string and
- * CL_DEVICE_EXTENSIONS_WITH_VERSION cannot disagree. */
+ * CL_DEVICE_EXTENSIONS_WITH_VERSION cannot disagree.
+ *
+ * "The following Khronos extension names must be returned by all devices
+ * that support OpenCL 1.1": the five below; and in the embedded profile
+ * "If double precision is supported ... then cles_khr_int64 must also be
+ * supported". */
 static const cl_name_version device_only_extensions[] = {
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_byte_addressable_store"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_base_atomics"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_extended_atomics"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_base_atomics"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
+    {CL_MAKE_VERSION(1, 0, 0), "cles_khr_int64"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
     {CL_REFCL_DEVICE_CPUSET_EXTENSION_VERSION,
      CL_REFCL_DEVICE_CPUSET_EXTENSION_NAME},
@@ -328,7 +341,7 @@ static bool info_arithmetic(const struct refcl_topology *topo,
                             cl_device_info name, struct answer *a)
 {
     /* Rounding modes, denormals, INF and NaN are native on every host CPU
-     * refcl runs on; FMA only where the CPU has it. */
+     * refcl runs on; single-precision FMA only where the CPU has it. */
     cl_device_fp_config fp = CL_FP_DENORM | CL_FP_INF_NAN |
                              CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                              CL_FP_ROUND_TO_INF | (topo->fma ? CL_FP_FMA : 0);
@@ -363,8 +376,14 @@ static bool info_arithmetic(const struct refcl_topology *topo,
         answer_uint(a, 0);
         break;
     case CL_DEVICE_SINGLE_FP_CONFIG:
-    case CL_DEVICE_DOUBLE_FP_CONFIG: /* cl_khr_fp64 is listed */
         answer_ulong(a, fp);
+        break;
+    /* cl_khr_fp64 is listed. "If double precision is supported by the
+     * device, then the minimum double precision floating-point capability
+     * for OpenCL 2.0 or newer devices is: CL_FP_FMA | ...": libm's fma()
+     * is correctly rounded with or without hardware FMA. */
+    case CL_DEVICE_DOUBLE_FP_CONFIG:
+        answer_ulong(a, fp | CL_FP_FMA);
         break;
     default:
         return false;
@@ -480,14 +499,16 @@ static bool info_images(cl_device_info name, struct answer *a)
     return true;
 }
 
-/* Command queues, and the optional OpenCL 2.x / 3.0 features, all off:
- * device-side enqueue, pipes, generic address space, non-uniform
- * work-groups, work-group collectives, sub-groups. */
+/* Host command-queues (queue/queue.c: in-order or out-of-order, profiling),
+ * and the optional OpenCL 2.x / 3.0 features, all off: device-side
+ * enqueue, pipes, generic address space, non-uniform work-groups,
+ * work-group collectives, sub-groups. */
 static bool info_features(cl_device_info name, struct answer *a)
 {
     switch (name) {
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: /* = CL_DEVICE_QUEUE_PROPERTIES */
-        answer_ulong(a, CL_QUEUE_PROFILING_ENABLE);
+        answer_ulong(a, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                            CL_QUEUE_PROFILING_ENABLE);
         break;
     case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
@@ -561,7 +582,7 @@ static bool info_refcl(const struct _cl_device_id *device,
 {
     switch (name) {
     case CL_DEVICE_CPUSET_REFCL: /* cl_refcl_device_cpuset */
-        answer_string(a, device->cpuset_list);
+        answer_string(a, refcl_device_cpuset_list(device));
         break;
     default:
         return false;

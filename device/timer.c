@@ -2,14 +2,15 @@
  * Host and device timers. The device is the host CPU, so both timestamps
  * are one read of CLOCK_MONOTONIC in nanoseconds: exactly synchronized, and
  * comparable with an application's own clock_gettime(CLOCK_MONOTONIC).
- * The read goes through the vDSO: no lock, no system call.
+ * The read goes through the vDSO: no lock, no system call. Event profiling
+ * timestamps (event/event.c) come from the same clock.
  */
 #include <time.h>
 
 #include "refcl/api.h"
 #include "refcl/device.h"
 
-static cl_ulong monotonic_ns(void)
+cl_ulong refcl_clock_ns(void)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -26,7 +27,7 @@ cl_int CL_API_CALL refcl_clGetDeviceAndHostTimer(cl_device_id device,
         return CL_INVALID_DEVICE;
     if (!device_timestamp || !host_timestamp)
         return CL_INVALID_VALUE;
-    *device_timestamp = *host_timestamp = monotonic_ns();
+    *device_timestamp = *host_timestamp = refcl_clock_ns();
     return CL_SUCCESS;
 }
 
@@ -39,6 +40,6 @@ cl_int CL_API_CALL refcl_clGetHostTimer(cl_device_id device,
         return CL_INVALID_DEVICE;
     if (!host_timestamp)
         return CL_INVALID_VALUE;
-    *host_timestamp = monotonic_ns();
+    *host_timestamp = refcl_clock_ns();
     return CL_SUCCESS;
 }

@@ -19,8 +19,7 @@
 
 static pthread_once_t topology_once = PTHREAD_ONCE_INIT;
 static struct refcl_topology topology;
-/* &topology once it loaded completely, else NULL. */
-static const struct refcl_topology *topology_loaded;
+const struct refcl_topology *_Atomic refcl_topology_loaded;
 
 /* hwloc's data (or unified) cache types, innermost first. */
 static const hwloc_obj_type_t dcache_types[] = {
@@ -170,8 +169,55 @@ static void read_isa(struct refcl_topology *t)
 #endif
 }
 
+/* True if a data cache lies between @p cache and the root. */
+static bool has_outer_dcache(hwloc_obj_t cache)
+{
+    for (hwloc_obj_t o = cache->parent; o; o = o->parent)
+        if (hwloc_obj_type_is_dcache(o->type))
+            return true;
+    return false;
+}
+
+/* Lists the outermost data caches with PUs into @p out, or just counts them
+ * when @p out is NULL. @return how many. */
+static size_t outermost_dcaches(const struct refcl_topology *t,
+                                struct refcl_llc *out)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < DCACHE_TYPE_COUNT; i++) {
+        hwloc_obj_t cache = NULL;
+        while ((cache = hwloc_get_next_obj_by_type(t->topo, dcache_types[i],
+                                                   cache))) {
+            int pus = hwloc_bitmap_weight(cache->cpuset);
+            if (pus <= 0 || has_outer_dcache(cache))
+                continue;
+            if (out)
+                out[count] = (struct refcl_llc){
+                    cache->cpuset, cache->attr->cache.size, (cl_ulong)pus};
+            count++;
+        }
+    }
+    return count;
+}
+
+/* The last-level caches, listed once so that a device's share of them
+ * (refcl_topology_llc_share) needs no walk of the topology.
+ * @return false when out of memory. */
+static bool read_llcs(struct refcl_topology *t)
+{
+    size_t count = outermost_dcaches(t, NULL);
+    if (count == 0)
+        return true;
+    t->llcs = calloc(count, sizeof(*t->llcs));
+    if (!t->llcs)
+        return false;
+    t->llc_count = outermost_dcaches(t, t->llcs);
+    return true;
+}
+
 static void topology_free(struct refcl_topology *t)
 {
+    free(t->llcs);
     if (t->allowed)
         hwloc_bitmap_free(t->allowed);
     if (t->topo)
@@ -207,65 +253,53 @@ static void topology_load(void)
 
     t->global_mem_size = allowed_memory(t);
     read_caches(t);
+    if (!read_llcs(t))
+        goto fail;
     t->max_clock_mhz = clock_from_sysfs(t->allowed);
     if (!t->max_clock_mhz)
         t->max_clock_mhz = clock_from_procfs();
     read_identity(t);
     read_isa(t);
-    topology_loaded = t;
+    atomic_store_explicit(&refcl_topology_loaded, t, memory_order_release);
     return;
 
 fail:
     topology_free(t);
 }
 
-const struct refcl_topology *refcl_topology_get(void)
+const struct refcl_topology *refcl_topology_load_once(void)
 {
     pthread_once(&topology_once, topology_load);
-    return topology_loaded;
+    return atomic_load_explicit(&refcl_topology_loaded, memory_order_acquire);
 }
 
 void refcl_topology_teardown(void)
 {
-    topology_loaded = NULL;
+    atomic_store_explicit(&refcl_topology_loaded, NULL, memory_order_release);
     topology_free(&topology);
 }
 
-/* True if a data cache lies between @p cache and the root. */
-static bool has_outer_dcache(hwloc_obj_t cache)
+/* PUs in both @p a and @p b, a word at a time: no bitmap to allocate. */
+static cl_ulong pus_shared(hwloc_const_cpuset_t a, hwloc_const_cpuset_t b)
 {
-    for (hwloc_obj_t o = cache->parent; o; o = o->parent)
-        if (hwloc_obj_type_is_dcache(o->type))
-            return true;
-    return false;
-}
-
-/* PUs of @p cache that are in @p cpuset. */
-static cl_ulong pus_inside(hwloc_obj_t cache, hwloc_const_cpuset_t cpuset)
-{
+    int words = hwloc_bitmap_nr_ulongs(a); /* a cache's cpuset is finite */
     cl_ulong count = 0;
-    for (int pu = hwloc_bitmap_first(cache->cpuset); pu >= 0;
-         pu = hwloc_bitmap_next(cache->cpuset, pu))
-        count += hwloc_bitmap_isset(cpuset, (unsigned)pu) ? 1 : 0;
+    for (int i = 0; i < words; i++)
+        count += (cl_ulong)__builtin_popcountl(
+            hwloc_bitmap_to_ith_ulong(a, (unsigned)i) &
+            hwloc_bitmap_to_ith_ulong(b, (unsigned)i));
     return count;
 }
 
+/* Rounded down per cache, not per PU: a cache's share stays exact when its
+ * size is not a multiple of its PUs. */
 cl_ulong refcl_topology_llc_share(const struct refcl_topology *t,
                                   hwloc_const_cpuset_t cpuset)
 {
     cl_ulong share = 0;
-    for (size_t i = 0; i < DCACHE_TYPE_COUNT; i++) {
-        hwloc_obj_t cache = NULL;
-        while ((cache = hwloc_get_next_obj_by_type(t->topo, dcache_types[i],
-                                                   cache))) {
-            if (!hwloc_bitmap_intersects(cache->cpuset, cpuset) ||
-                has_outer_dcache(cache))
-                continue;
-            int total = hwloc_bitmap_weight(cache->cpuset);
-            if (total > 0)
-                share += cache->attr->cache.size *
-                         pus_inside(cache, cpuset) / (cl_ulong)total;
-        }
+    for (size_t i = 0; i < t->llc_count; i++) {
+        const struct refcl_llc *llc = &t->llcs[i];
+        share += llc->size * pus_shared(llc->cpuset, cpuset) / llc->pus;
     }
     return share;
 }

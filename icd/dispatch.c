@@ -8,7 +8,7 @@
  * all three hand out the tracing wrappers (refcl/trace.h) instead.
  */
 #include <pthread.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "refcl/api.h"
@@ -97,7 +97,7 @@ struct function {
 #define FUNCTION_REACH(name, reach) \
     {#name, (void *)refcl_##name, (void *)refcl_trace_##name, reach},
 #define FUNCTION(name) FUNCTION_REACH(name, CORE)
-static struct function functions[] = {
+static const struct function functions[] = {
     REFCL_DISPATCH_ENTRIES(FUNCTION, FUNCTION, FUNCTION)
     FUNCTION_REACH(clIcdGetPlatformIDsKHR, EXTENSION)
     FUNCTION_REACH(clIcdGetFunctionAddressForPlatformKHR, ICD2_EXTENSION)
@@ -108,26 +108,51 @@ static struct function functions[] = {
 
 #define FUNCTION_COUNT (sizeof(functions) / sizeof(functions[0]))
 
-static int function_compare(const void *a, const void *b)
+/*
+ * An open-addressing hash index over `functions`, built on the first
+ * lookup (a loader's first call makes one): one hash per name, where
+ * sorting the table cost ~76,000 instructions. Each bucket holds a
+ * function's index + 1, 0 when empty; at most 60% full, so probes stay
+ * short.
+ */
+#define BUCKETS 256u
+_Static_assert(BUCKETS == 256, "name_hash gives a byte");
+_Static_assert(FUNCTION_COUNT <= BUCKETS * 6 / 10,
+               "the name index needs more buckets");
+static unsigned char buckets[BUCKETS];
+
+/* FNV-1a; its top byte picks the bucket (the best-mixed bits). */
+static unsigned name_hash(const char *name)
 {
-    return strcmp(((const struct function *)a)->name,
-                  ((const struct function *)b)->name);
+    uint32_t h = 2166136261u;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        h = (h ^ *c) * 16777619u;
+    return h >> 24;
 }
 
-static void functions_sort(void)
+static void buckets_build(void)
 {
-    qsort(functions, FUNCTION_COUNT, sizeof(functions[0]), function_compare);
+    for (size_t i = 0; i < FUNCTION_COUNT; i++) {
+        unsigned b = name_hash(functions[i].name);
+        while (buckets[b])
+            b = (b + 1) % BUCKETS;
+        buckets[b] = (unsigned char)(i + 1);
+    }
 }
 
 static const struct function *function_find(const char *name)
 {
-    static pthread_once_t sorted = PTHREAD_ONCE_INIT;
+    static pthread_once_t built = PTHREAD_ONCE_INIT;
     if (!name)
         return NULL;
-    pthread_once(&sorted, functions_sort);
-    const struct function key = {.name = name};
-    return bsearch(&key, functions, FUNCTION_COUNT, sizeof(functions[0]),
-                   function_compare);
+    pthread_once(&built, buckets_build);
+    for (unsigned b = name_hash(name); buckets[b];
+         b = (b + 1) % BUCKETS) {
+        const struct function *f = &functions[buckets[b] - 1];
+        if (strcmp(f->name, name) == 0)
+            return f;
+    }
+    return NULL;
 }
 
 /* A classic 1.x driver has no ICD2 functions; two faults drop one each. */

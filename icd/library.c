@@ -4,9 +4,13 @@
  */
 #include "refcl/device.h"
 #include "refcl/object.h"
+#include "refcl/queue.h"
 
 __attribute__((destructor)) static void refcl_library_unload(void)
 {
+    /* Worker threads first: no refcl code may run once the library is
+     * gone. */
+    refcl_executors_teardown();
     refcl_root_devices_teardown();
     refcl_objects_teardown();
 }

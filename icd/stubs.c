@@ -1,6 +1,7 @@
 /*
- * Every entry point refcl does not implement yet: command queues,
- * memory objects, samplers, programs, kernels, events, enqueued commands,
+ * Every entry point refcl does not implement yet: memory objects, the
+ * calls on images, samplers and kernels (none can be created: image/image.c,
+ * program/kernel.c), the commands that need memory objects or kernels,
  * SVM, pipes and the GL/EGL/Direct3D/DX9 sharing extensions.
  *
  * Each dispatch slot must point at a real function, and a caller holding a
@@ -67,9 +68,7 @@ static cl_int check_kernel_device(cl_device_id device)
 /* The way out of every entry point that returns an object or a pointer. */
 static void *refuse(cl_int code, cl_int *errcode_ret)
 {
-    if (errcode_ret)
-        *errcode_ret = code;
-    return NULL;
+    return refcl_errcode(NULL, code, errcode_ret);
 }
 
 /* Every clEnqueue{Acquire,Release}*: queue, objects to share, wait list. */
@@ -81,71 +80,6 @@ static cl_int acquire_release(cl_command_queue queue, cl_uint num_objects,
         refcl_object_check(queue, REFCL_QUEUE),
         check_list(num_objects, mem_objects, REFCL_MEM, MAY_BE_EMPTY),
         check_wait_list(num_events, wait_list));
-}
-
-/* Command queues. */
-
-cl_command_queue CL_API_CALL refcl_clCreateCommandQueue(
-    cl_context context, cl_device_id device,
-    cl_command_queue_properties properties, cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT),
-                                refcl_object_check(device, REFCL_DEVICE)),
-                  errcode_ret);
-}
-
-cl_command_queue CL_API_CALL refcl_clCreateCommandQueueWithProperties(
-    cl_context context, cl_device_id device,
-    const cl_queue_properties *properties, cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT),
-                                refcl_object_check(device, REFCL_DEVICE)),
-                  errcode_ret);
-}
-
-cl_int CL_API_CALL refcl_clRetainCommandQueue(cl_command_queue queue)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
-}
-
-cl_int CL_API_CALL refcl_clReleaseCommandQueue(cl_command_queue queue)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
-}
-
-cl_int CL_API_CALL refcl_clGetCommandQueueInfo(cl_command_queue queue,
-                                               cl_command_queue_info param_name,
-                                               size_t param_value_size,
-                                               void *param_value,
-                                               size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
-}
-
-cl_int CL_API_CALL refcl_clSetCommandQueueProperty(
-    cl_command_queue queue, cl_command_queue_properties properties,
-    cl_bool enable, cl_command_queue_properties *old_properties)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
-}
-
-cl_int CL_API_CALL refcl_clSetDefaultDeviceCommandQueue(cl_context context,
-                                                        cl_device_id device,
-                                                        cl_command_queue queue)
-{
-    return UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT),
-                         refcl_object_check(device, REFCL_DEVICE),
-                         refcl_object_check(queue, REFCL_QUEUE));
-}
-
-cl_int CL_API_CALL refcl_clFlush(cl_command_queue queue)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
-}
-
-cl_int CL_API_CALL refcl_clFinish(cl_command_queue queue)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
 }
 
 /* Memory objects. */
@@ -203,53 +137,6 @@ cl_int CL_API_CALL refcl_clSetMemObjectDestructorCallback(
 
 /* Images. */
 
-cl_mem CL_API_CALL refcl_clCreateImage(cl_context context, cl_mem_flags flags,
-                                       const cl_image_format *image_format,
-                                       const cl_image_desc *image_desc,
-                                       void *host_ptr, cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
-                  errcode_ret);
-}
-
-cl_mem CL_API_CALL refcl_clCreateImageWithProperties(
-    cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
-    const cl_image_format *image_format, const cl_image_desc *image_desc,
-    void *host_ptr, cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
-                  errcode_ret);
-}
-
-cl_mem CL_API_CALL refcl_clCreateImage2D(cl_context context, cl_mem_flags flags,
-                                         const cl_image_format *image_format,
-                                         size_t image_width,
-                                         size_t image_height,
-                                         size_t image_row_pitch,
-                                         void *host_ptr, cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
-                  errcode_ret);
-}
-
-cl_mem CL_API_CALL refcl_clCreateImage3D(
-    cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
-    size_t image_width, size_t image_height, size_t image_depth,
-    size_t image_row_pitch, size_t image_slice_pitch, void *host_ptr,
-    cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
-                  errcode_ret);
-}
-
-cl_int CL_API_CALL refcl_clGetSupportedImageFormats(
-    cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
-    cl_uint num_entries, cl_image_format *image_formats,
-    cl_uint *num_image_formats)
-{
-    return UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT));
-}
-
 cl_int CL_API_CALL refcl_clGetImageInfo(cl_mem image, cl_image_info param_name,
                                         size_t param_value_size,
                                         void *param_value,
@@ -259,24 +146,6 @@ cl_int CL_API_CALL refcl_clGetImageInfo(cl_mem image, cl_image_info param_name,
 }
 
 /* Samplers. */
-
-cl_sampler CL_API_CALL refcl_clCreateSampler(cl_context context,
-                                             cl_bool normalized_coords,
-                                             cl_addressing_mode addressing_mode,
-                                             cl_filter_mode filter_mode,
-                                             cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
-                  errcode_ret);
-}
-
-cl_sampler CL_API_CALL refcl_clCreateSamplerWithProperties(
-    cl_context context, const cl_sampler_properties *properties,
-    cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
-                  errcode_ret);
-}
 
 cl_int CL_API_CALL refcl_clRetainSampler(cl_sampler sampler)
 {
@@ -297,147 +166,7 @@ cl_int CL_API_CALL refcl_clGetSamplerInfo(cl_sampler sampler,
     return UNIMPLEMENTED(refcl_object_check(sampler, REFCL_SAMPLER));
 }
 
-/* Programs. */
-
-cl_program CL_API_CALL refcl_clCreateProgramWithSource(cl_context context,
-                                                       cl_uint count,
-                                                       const char **strings,
-                                                       const size_t *lengths,
-                                                       cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
-                  errcode_ret);
-}
-
-cl_program CL_API_CALL refcl_clCreateProgramWithBinary(
-    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
-    const size_t *lengths, const unsigned char **binaries,
-    cl_int *binary_status, cl_int *errcode_ret)
-{
-    return refuse(
-        UNIMPLEMENTED(
-            refcl_object_check(context, REFCL_CONTEXT),
-            check_list(num_devices, device_list, REFCL_DEVICE, NON_EMPTY)),
-        errcode_ret);
-}
-
-cl_program CL_API_CALL refcl_clCreateProgramWithBuiltInKernels(
-    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
-    const char *kernel_names, cl_int *errcode_ret)
-{
-    return refuse(
-        UNIMPLEMENTED(
-            refcl_object_check(context, REFCL_CONTEXT),
-            check_list(num_devices, device_list, REFCL_DEVICE, NON_EMPTY)),
-        errcode_ret);
-}
-
-cl_program CL_API_CALL refcl_clCreateProgramWithIL(cl_context context,
-                                                   const void *il,
-                                                   size_t length,
-                                                   cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
-                  errcode_ret);
-}
-
-cl_int CL_API_CALL refcl_clRetainProgram(cl_program program)
-{
-    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM));
-}
-
-cl_int CL_API_CALL refcl_clReleaseProgram(cl_program program)
-{
-    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM));
-}
-
-cl_int CL_API_CALL refcl_clBuildProgram(
-    cl_program program, cl_uint num_devices, const cl_device_id *device_list,
-    const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
-    void *user_data)
-{
-    return UNIMPLEMENTED(
-        refcl_object_check(program, REFCL_PROGRAM),
-        check_list(num_devices, device_list, REFCL_DEVICE, MAY_BE_EMPTY));
-}
-
-cl_int CL_API_CALL refcl_clCompileProgram(
-    cl_program program, cl_uint num_devices, const cl_device_id *device_list,
-    const char *options, cl_uint num_input_headers,
-    const cl_program *input_headers, const char **header_include_names,
-    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
-{
-    return UNIMPLEMENTED(
-        refcl_object_check(program, REFCL_PROGRAM),
-        check_list(num_devices, device_list, REFCL_DEVICE, MAY_BE_EMPTY),
-        check_list(num_input_headers, input_headers, REFCL_PROGRAM,
-                   MAY_BE_EMPTY));
-}
-
-cl_program CL_API_CALL refcl_clLinkProgram(
-    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
-    const char *options, cl_uint num_input_programs,
-    const cl_program *input_programs,
-    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data,
-    cl_int *errcode_ret)
-{
-    return refuse(
-        UNIMPLEMENTED(
-            refcl_object_check(context, REFCL_CONTEXT),
-            check_list(num_devices, device_list, REFCL_DEVICE, MAY_BE_EMPTY),
-            check_list(num_input_programs, input_programs, REFCL_PROGRAM,
-                       NON_EMPTY)),
-        errcode_ret);
-}
-
-cl_int CL_API_CALL refcl_clGetProgramInfo(cl_program program,
-                                          cl_program_info param_name,
-                                          size_t param_value_size,
-                                          void *param_value,
-                                          size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM));
-}
-
-cl_int CL_API_CALL refcl_clGetProgramBuildInfo(
-    cl_program program, cl_device_id device, cl_program_build_info param_name,
-    size_t param_value_size, void *param_value, size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM),
-                         refcl_object_check(device, REFCL_DEVICE));
-}
-
-cl_int CL_API_CALL refcl_clSetProgramReleaseCallback(
-    cl_program program, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
-    void *user_data)
-{
-    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM));
-}
-
-cl_int CL_API_CALL refcl_clSetProgramSpecializationConstant(
-    cl_program program, cl_uint spec_id, size_t spec_size,
-    const void *spec_value)
-{
-    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM));
-}
-
 /* Kernels. */
-
-cl_kernel CL_API_CALL refcl_clCreateKernel(cl_program program,
-                                           const char *kernel_name,
-                                           cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM)),
-                  errcode_ret);
-}
-
-cl_int CL_API_CALL refcl_clCreateKernelsInProgram(cl_program program,
-                                                  cl_uint num_kernels,
-                                                  cl_kernel *kernels,
-                                                  cl_uint *num_kernels_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(program, REFCL_PROGRAM));
-}
 
 cl_kernel CL_API_CALL refcl_clCloneKernel(cl_kernel source_kernel,
                                           cl_int *errcode_ret)
@@ -518,65 +247,6 @@ cl_int CL_API_CALL refcl_clGetKernelSubGroupInfoKHR(
 {
     return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL),
                          check_kernel_device(device));
-}
-
-/* Events. */
-
-cl_event CL_API_CALL refcl_clCreateUserEvent(cl_context context,
-                                             cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
-                  errcode_ret);
-}
-
-cl_int CL_API_CALL refcl_clSetUserEventStatus(cl_event event,
-                                              cl_int execution_status)
-{
-    return UNIMPLEMENTED(refcl_object_check(event, REFCL_EVENT));
-}
-
-cl_int CL_API_CALL refcl_clSetEventCallback(
-    cl_event event, cl_int command_exec_callback_type,
-    void(CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *), void *user_data)
-{
-    return UNIMPLEMENTED(refcl_object_check(event, REFCL_EVENT));
-}
-
-/* CL_INVALID_VALUE "if num_events is zero or event_list is NULL",
- * CL_INVALID_EVENT for a bad entry. */
-cl_int CL_API_CALL refcl_clWaitForEvents(cl_uint num_events,
-                                         const cl_event *event_list)
-{
-    return UNIMPLEMENTED(
-        check_list(num_events, event_list, REFCL_EVENT, NON_EMPTY));
-}
-
-cl_int CL_API_CALL refcl_clGetEventInfo(cl_event event,
-                                        cl_event_info param_name,
-                                        size_t param_value_size,
-                                        void *param_value,
-                                        size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(event, REFCL_EVENT));
-}
-
-cl_int CL_API_CALL refcl_clRetainEvent(cl_event event)
-{
-    return UNIMPLEMENTED(refcl_object_check(event, REFCL_EVENT));
-}
-
-cl_int CL_API_CALL refcl_clReleaseEvent(cl_event event)
-{
-    return UNIMPLEMENTED(refcl_object_check(event, REFCL_EVENT));
-}
-
-cl_int CL_API_CALL refcl_clGetEventProfilingInfo(cl_event event,
-                                                 cl_profiling_info param_name,
-                                                 size_t param_value_size,
-                                                 void *param_value,
-                                                 size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(event, REFCL_EVENT));
 }
 
 /* Enqueued commands. */
@@ -799,46 +469,6 @@ cl_int CL_API_CALL refcl_clEnqueueNativeKernel(
         refcl_object_check(queue, REFCL_QUEUE),
         check_list(num_mem_objects, mem_list, REFCL_MEM, MAY_BE_EMPTY),
         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueMarker(cl_command_queue queue,
-                                         cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueMarkerWithWaitList(cl_command_queue queue,
-                                                     cl_uint num_events,
-                                                     const cl_event *wait_list,
-                                                     cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueBarrier(cl_command_queue queue)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueBarrierWithWaitList(cl_command_queue queue,
-                                                      cl_uint num_events,
-                                                      const cl_event *wait_list,
-                                                      cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_wait_list(num_events, wait_list));
-}
-
-/* Not a wait list: CL_INVALID_VALUE "if num_events is zero or event_list is
- * NULL", CL_INVALID_EVENT for a bad entry. */
-cl_int CL_API_CALL refcl_clEnqueueWaitForEvents(cl_command_queue queue,
-                                                cl_uint num_events,
-                                                const cl_event *event_list)
-{
-    return UNIMPLEMENTED(
-        refcl_object_check(queue, REFCL_QUEUE),
-        check_list(num_events, event_list, REFCL_EVENT, NON_EMPTY));
 }
 
 /* SVM and pipes. */

@@ -37,31 +37,45 @@ static void read_platform_count(void)
         complain("REFCL_PLATFORMS", value, "a number from 1 to 16", "1");
 }
 
+/* CL_PLATFORM_NAME of platforms without one in REFCL_PLATFORM_NAME. */
+static const char *const default_names[REFCL_MAX_PLATFORMS] = {
+    "refcl",    "refcl 1",  "refcl 2",  "refcl 3",  "refcl 4",  "refcl 5",
+    "refcl 6",  "refcl 7",  "refcl 8",  "refcl 9",  "refcl 10", "refcl 11",
+    "refcl 12", "refcl 13", "refcl 14", "refcl 15",
+};
+_Static_assert(REFCL_MAX_PLATFORMS == 16, "one default name per platform");
+
 /*
- * Fills table[i] for each platform from a comma-separated list: the i-th
- * item names platform i; platforms past the list, or with an empty item,
- * keep the default (`fallback`, with " <i>" after it for i > 0 when
- * `number` is set).
+ * Points table[i] at the i-th item of a comma-separated list, copied into
+ * items[i]; platforms past the list, or with an empty item, keep the
+ * default already in table[i].
  */
-static void read_list(const char *variable, char table[][REFCL_NAME_SIZE],
-                      const char *fallback, bool number)
+static void read_list(const char *variable, const char *table[],
+                      char items[][REFCL_NAME_SIZE])
 {
-    for (cl_uint i = 0; i < REFCL_MAX_PLATFORMS; i++) {
-        if (number && i > 0)
-            snprintf(table[i], REFCL_NAME_SIZE, "%s %u", fallback, i);
-        else
-            snprintf(table[i], REFCL_NAME_SIZE, "%s", fallback);
-    }
     const char *value = getenv(variable);
     for (cl_uint i = 0; value && *value && i < REFCL_MAX_PLATFORMS; i++) {
         size_t len = strcspn(value, ",");
-        if (len >= REFCL_NAME_SIZE)
+        if (len >= REFCL_NAME_SIZE) {
             complain(variable, value, "items shorter than 64 characters",
                      "the default for that platform");
-        else if (len > 0)
-            snprintf(table[i], REFCL_NAME_SIZE, "%.*s", (int)len, value);
+        } else if (len > 0) {
+            memcpy(items[i], value, len);
+            items[i][len] = '\0';
+            table[i] = items[i];
+        }
         value += len + (value[len] == ',');
     }
+}
+
+static void read_names(void)
+{
+    for (cl_uint i = 0; i < REFCL_MAX_PLATFORMS; i++) {
+        config.names[i] = default_names[i];
+        config.suffixes[i] = "REFCL";
+    }
+    read_list("REFCL_PLATFORM_NAME", config.names, config.name_items);
+    read_list("REFCL_ICD_SUFFIX", config.suffixes, config.suffix_items);
 }
 
 static void read_icd_version(void)
@@ -141,8 +155,7 @@ static void read_trace_addresses(void)
 static void config_read(void)
 {
     read_platform_count();
-    read_list("REFCL_PLATFORM_NAME", config.names, "refcl", true);
-    read_list("REFCL_ICD_SUFFIX", config.suffixes, "REFCL", false);
+    read_names();
     read_icd_version();
     read_fault();
     read_trace();

@@ -153,6 +153,8 @@ cl_int CL_API_CALL refcl_clGetPlatformInfo(cl_platform_id platform,
     if (!p)
         return CL_INVALID_PLATFORM;
 
+    /* Constant strings by value and size (sizeof counts the NUL): strlen
+     * only for the configured ones. */
     const char *string = NULL;
     const void *value = NULL;
     size_t size = 0;
@@ -160,10 +162,12 @@ cl_int CL_API_CALL refcl_clGetPlatformInfo(cl_platform_id platform,
 
     switch (param_name) {
     case CL_PLATFORM_PROFILE:
-        string = PLATFORM_PROFILE;
+        value = PLATFORM_PROFILE;
+        size = sizeof(PLATFORM_PROFILE);
         break;
     case CL_PLATFORM_VERSION:
-        string = PLATFORM_VERSION;
+        value = PLATFORM_VERSION;
+        size = sizeof(PLATFORM_VERSION);
         break;
     case CL_PLATFORM_NUMERIC_VERSION:
         value = &numeric_version;
@@ -173,7 +177,8 @@ cl_int CL_API_CALL refcl_clGetPlatformInfo(cl_platform_id platform,
         string = p->name;
         break;
     case CL_PLATFORM_VENDOR:
-        string = PLATFORM_VENDOR;
+        value = PLATFORM_VENDOR;
+        size = sizeof(PLATFORM_VENDOR);
         break;
     case CL_PLATFORM_EXTENSIONS:
         string = extensions_string;

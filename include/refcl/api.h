@@ -13,6 +13,18 @@
  * everything else has hidden visibility. */
 #define REFCL_EXPORT __attribute__((visibility("default")))
 
+/**
+ * How a create function returns: *errcode_ret = @p code (when the caller
+ * gave errcode_ret), and @p object (NULL on failure).
+ */
+static inline void *refcl_errcode(void *object, cl_int code,
+                                  cl_int *errcode_ret)
+{
+    if (errcode_ret)
+        *errcode_ret = code;
+    return object;
+}
+
 #define REFCL_DECLARE(name) extern __typeof__(*(cl_api_##name)0) refcl_##name;
 #define REFCL_DECLARE_NONE(name)
 REFCL_DISPATCH_ENTRIES(REFCL_DECLARE, REFCL_DECLARE_NONE, REFCL_DECLARE)

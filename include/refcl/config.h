@@ -31,8 +31,12 @@ enum refcl_fault {
 
 struct refcl_config {
     cl_uint platforms;                                 /**< REFCL_PLATFORMS */
-    char names[REFCL_MAX_PLATFORMS][REFCL_NAME_SIZE];  /**< REFCL_PLATFORM_NAME */
-    char suffixes[REFCL_MAX_PLATFORMS][REFCL_NAME_SIZE]; /**< REFCL_ICD_SUFFIX */
+    const char *names[REFCL_MAX_PLATFORMS];            /**< REFCL_PLATFORM_NAME */
+    const char *suffixes[REFCL_MAX_PLATFORMS];         /**< REFCL_ICD_SUFFIX */
+    /** Copies of the items the environment sets; the defaults are constant
+     *  strings, not copied. */
+    char name_items[REFCL_MAX_PLATFORMS][REFCL_NAME_SIZE];
+    char suffix_items[REFCL_MAX_PLATFORMS][REFCL_NAME_SIZE];
     int icd_version;                                   /**< REFCL_ICD_VERSION: 1 or 2 */
     enum refcl_fault fault;                            /**< REFCL_FAULT */
     int trace_fd;          /**< REFCL_TRACE: where calls are traced, or -1 */

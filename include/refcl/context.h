@@ -6,6 +6,8 @@
 #ifndef REFCL_CONTEXT_H
 #define REFCL_CONTEXT_H
 
+#include <pthread.h>
+
 #include "refcl/object.h"
 
 /** The application's error callback (clCreateContext's pfn_notify). */
@@ -25,6 +27,13 @@ struct _cl_context {
     void *notify_data;
     /** Destructor callbacks, most recently registered first (lock-free). */
     struct refcl_destructor *_Atomic destructors;
+    /** Guards the runtime state of the context's queues and events: event
+     *  statuses and callbacks, the commands each queue has pending. */
+    pthread_mutex_t events_lock;
+    /** Broadcast under events_lock when a command is enqueued, an event
+     *  completes or an executor must stop: workers, clFinish and
+     *  clWaitForEvents sleep on it. */
+    pthread_cond_t events_changed;
 };
 REFCL_OBJECT_LAYOUT(struct _cl_context);
 
@@ -35,6 +44,17 @@ REFCL_OBJECT_LAYOUT(struct _cl_context);
  */
 void refcl_notify(refcl_notify_fn notify, void *user_data, const char *format,
                   ...) __attribute__((format(printf, 3, 4)));
+
+/** The index of @p device in @p context's devices, or -1 if it is not one
+ *  of them. */
+long refcl_context_device_index(const struct _cl_context *context,
+                                const struct _cl_device_id *device);
+
+static inline bool refcl_context_has_device(const struct _cl_context *context,
+                                            const struct _cl_device_id *device)
+{
+    return refcl_context_device_index(context, device) >= 0;
+}
 
 /** refcl_notify through @p context's callback. */
 #define refcl_context_notify(context, ...) \

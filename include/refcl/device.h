@@ -10,6 +10,14 @@
 
 #include "refcl/object.h"
 
+/** An outermost data (or unified) cache: what refcl_topology_llc_share
+ *  divides among PUs. */
+struct refcl_llc {
+    hwloc_const_cpuset_t cpuset;   /**< its PUs (the topology's bitmap) */
+    cl_ulong size;                 /**< bytes */
+    cl_ulong pus;                  /**< PUs in cpuset */
+};
+
 /** Facts about the host, read once; immutable afterwards. */
 struct refcl_topology {
     hwloc_topology_t topo;
@@ -27,13 +35,30 @@ struct refcl_topology {
     cl_uint vendor_id;             /**< PCI-SIG id of the CPU vendor, or 0 */
     cl_uint native_vector_bytes;   /**< widest SIMD register: 16, 32, 64 */
     cl_bool fma;                   /**< fused multiply-add in hardware */
+    struct refcl_llc *llcs;        /**< owned; every outermost data cache */
+    size_t llc_count;
 };
 
+/** The topology once it has loaded completely, else NULL (owned by
+ *  device/topology.c; visible for refcl_topology_get's fast path). */
+extern const struct refcl_topology *_Atomic refcl_topology_loaded
+    __attribute__((visibility("hidden")));
+
+/** Loads the topology once (thread-safe); what refcl_topology_get calls
+ *  until it has loaded. @return NULL if hwloc could not load it. */
+const struct refcl_topology *refcl_topology_load_once(void);
+
 /**
- * The topology, loaded on first call (thread-safe, once).
+ * The topology, loaded on first call (thread-safe, once). Inline: every
+ * device query asks, and after the first call one load answers.
  * @return NULL if hwloc could not load it.
  */
-const struct refcl_topology *refcl_topology_get(void);
+static inline const struct refcl_topology *refcl_topology_get(void)
+{
+    const struct refcl_topology *t =
+        atomic_load_explicit(&refcl_topology_loaded, memory_order_acquire);
+    return t ? t : refcl_topology_load_once();
+}
 
 /** Frees the topology (library unload). */
 void refcl_topology_teardown(void);
@@ -41,7 +66,7 @@ void refcl_topology_teardown(void);
 /**
  * The part of the last-level caches that @p cpuset owns, in bytes: for each
  * outermost data (or unified) cache intersecting @p cpuset, its size times
- * the fraction of its PUs that lie in @p cpuset. A device's
+ * the fraction of its PUs that lie in @p cpuset, rounded down. A device's
  * CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is this for its cpuset.
  */
 cl_ulong refcl_topology_llc_share(const struct refcl_topology *topology,
@@ -53,7 +78,9 @@ cl_ulong refcl_topology_llc_share(const struct refcl_topology *topology,
 struct _cl_device_id {
     struct refcl_object obj;       /**< obj.parent: parent device or NULL */
     hwloc_bitmap_t cpuset;         /**< owned; the device's compute units */
-    char *cpuset_list;             /**< owned; cpuset in hwloc list syntax */
+    /** Owned; cpuset in hwloc list syntax, NULL until first asked for
+     *  (refcl_device_cpuset_list). */
+    char *_Atomic cpuset_list;
     cl_uint compute_units;         /**< PUs in cpuset */
     /** CL_DEVICE_PARTITION_MAX_SUB_DEVICES: compute_units, or 0 when the
      *  device has a single unit and cannot be split. */
@@ -91,6 +118,14 @@ struct _cl_device_id *refcl_device_create(
     size_t type_len);
 
 /**
+ * CL_DEVICE_CPUSET_REFCL: @p device's cpuset in hwloc's list syntax, e.g.
+ * "0-3,8-11". Formatted on the first call (most devices are never asked)
+ * and kept until the device is freed; "" if that first formatting runs out
+ * of memory, and the next call tries again.
+ */
+const char *refcl_device_cpuset_list(const struct _cl_device_id *device);
+
+/**
  * Fills the partition answers of @p device from its cpuset (device/
  * partition.c): max_sub_devices, schemes and affinity_domains.
  * @return CL_SUCCESS, or CL_OUT_OF_HOST_MEMORY.
@@ -106,5 +141,11 @@ cl_int refcl_root_devices_init(void);
 
 /** Frees the root devices (library unload). */
 void refcl_root_devices_teardown(void);
+
+/**
+ * The device clock in nanoseconds: CLOCK_MONOTONIC, the clock of
+ * clGetDeviceAndHostTimer and of event profiling timestamps.
+ */
+cl_ulong refcl_clock_ns(void);
 
 #endif /* REFCL_DEVICE_H */

@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "refcl/compat.h"
 
@@ -76,14 +77,58 @@ void *refcl_object_alloc(enum refcl_type type, struct refcl_object *parent,
 /** Marks @p obj dead and returns its slot to the pool (after a quarantine). */
 void refcl_object_free(struct refcl_object *obj);
 
-/** True if @p handle is a live object of @p type handed out by refcl. */
-bool refcl_object_valid(const void *handle, enum refcl_type type);
+/** Slots of each pool. */
+#define REFCL_POOL_SLOTS ((size_t)1 << 18)
+/** Bytes of each pool; the pools lie back to back, in type order. */
+#define REFCL_POOL_BYTES (REFCL_POOL_SLOTS * REFCL_SLOT_SIZE)
+/** `state` of a live object of @p type: "RC" and the type. */
+#define REFCL_LIVE_TAG(type) (0x52430000u | (unsigned)(type))
 
-/** CL_SUCCESS if valid, else the spec's CL_INVALID_<TYPE> for @p type. */
-cl_int refcl_object_check(const void *handle, enum refcl_type type);
+/**
+ * Start of the pools, 0 until they are mapped (and after unload). Owned by
+ * icd/object.c; visible here so that validation, which every entry point
+ * starts with, needs no call.
+ */
+extern _Atomic uintptr_t refcl_pool_base __attribute__((visibility("hidden")));
+
+/** True if @p handle is a live object of @p type handed out by refcl. */
+static inline bool refcl_object_valid(const void *handle,
+                                      enum refcl_type type)
+{
+    uintptr_t base =
+        atomic_load_explicit(&refcl_pool_base, memory_order_acquire);
+    uintptr_t offset = (uintptr_t)handle - base - type * REFCL_POOL_BYTES;
+    if (!base || offset >= REFCL_POOL_BYTES || offset % REFCL_SLOT_SIZE)
+        return false;
+    const struct refcl_object *obj = handle;
+    return atomic_load_explicit(&obj->state, memory_order_acquire) ==
+           REFCL_LIVE_TAG(type);
+}
 
 /** The spec's CL_INVALID_<TYPE> code for @p type. */
-cl_int refcl_invalid_code(enum refcl_type type);
+cl_int refcl_invalid_code(enum refcl_type type) __attribute__((cold));
+
+/** CL_SUCCESS if valid, else the spec's CL_INVALID_<TYPE> for @p type. */
+static inline cl_int refcl_object_check(const void *handle,
+                                        enum refcl_type type)
+{
+    return refcl_object_valid(handle, type) ? CL_SUCCESS
+                                            : refcl_invalid_code(type);
+}
+
+/**
+ * clRetain<Object>: the spec's CL_INVALID_<TYPE> unless @p handle is a live
+ * object of @p type, else one more reference.
+ */
+cl_int refcl_handle_retain(void *handle, enum refcl_type type);
+
+/**
+ * clRelease<Object>: the spec's CL_INVALID_<TYPE> unless @p handle is a
+ * live object of @p type, else one reference less, @p destroy called when
+ * it was the last.
+ */
+cl_int refcl_handle_release(void *handle, enum refcl_type type,
+                            void (*destroy)(struct refcl_object *obj));
 
 /** Increments the reference count (relaxed: the caller holds a reference). */
 static inline void refcl_object_retain(struct refcl_object *obj)

@@ -141,7 +141,7 @@ static const struct query queries[] = {
     FIXED(CL_DEVICE_MAX_NUM_SUB_GROUPS, cl_uint),
     FIXED(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, cl_bool),
     FIXED(CL_DEVICE_NUMERIC_VERSION, cl_version),
-    ARRAY(CL_DEVICE_EXTENSIONS_WITH_VERSION, 3 * sizeof(cl_name_version)),
+    ARRAY(CL_DEVICE_EXTENSIONS_WITH_VERSION, 9 * sizeof(cl_name_version)),
     ARRAY(CL_DEVICE_ILS_WITH_VERSION, 0),
     ARRAY(CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 0),
     FIXED(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, cl_device_atomic_capabilities),
@@ -363,8 +363,10 @@ static void check_fixed_values(void)
         {CL_DEVICE_COMPILER_AVAILABLE, CL_FALSE},
         {CL_DEVICE_LINKER_AVAILABLE, CL_FALSE},
         {CL_DEVICE_EXECUTION_CAPABILITIES, CL_EXEC_KERNEL},
-        {CL_DEVICE_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE},
-        {CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, CL_QUEUE_PROFILING_ENABLE},
+        {CL_DEVICE_QUEUE_PROPERTIES,
+         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE},
+        {CL_DEVICE_QUEUE_ON_HOST_PROPERTIES,
+         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE},
         {CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, 0},
         {CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, 0},
         {CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, 0},
@@ -421,7 +423,12 @@ static void check_fixed_strings(void)
     CHECK_STR(string(CL_DRIVER_VERSION, s), REFCL_TEST_VERSION);
     CHECK_STR(string(CL_DEVICE_OPENCL_C_VERSION, s), "OpenCL C 1.2 refcl");
     CHECK_STR(string(CL_DEVICE_EXTENSIONS, s),
-              "cl_khr_icd cl_khr_fp64 cl_refcl_device_cpuset");
+              "cl_khr_icd cl_khr_byte_addressable_store "
+              "cl_khr_global_int32_base_atomics "
+              "cl_khr_global_int32_extended_atomics "
+              "cl_khr_local_int32_base_atomics "
+              "cl_khr_local_int32_extended_atomics cles_khr_int64 cl_khr_fp64 "
+              "cl_refcl_device_cpuset");
     CHECK_STR(string(CL_DEVICE_IL_VERSION, s), "");
     CHECK_STR(string(CL_DEVICE_BUILT_IN_KERNELS, s), "");
     CHECK_STR(string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED, s),
@@ -431,10 +438,10 @@ static void check_fixed_strings(void)
 static void check_name_versions(cl_device_info name,
                                 const cl_name_version *expected, size_t count)
 {
-    cl_name_version got[8];
+    cl_name_version got[16];
     memset(got, 0, sizeof(got));
     CHECK_EQ(array(name, got, sizeof(got)), count * sizeof(cl_name_version));
-    for (size_t i = 0; i < count && i < 8; i++) {
+    for (size_t i = 0; i < count && i < 16; i++) {
         CHECK_STR(got[i].name, expected[i].name);
         CHECK_EQ(got[i].version, expected[i].version);
     }
@@ -444,6 +451,12 @@ static void check_fixed_arrays(void)
 {
     const cl_name_version extensions[] = {
         {CL_MAKE_VERSION(2, 0, 0), "cl_khr_icd"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_byte_addressable_store"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_base_atomics"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_extended_atomics"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_base_atomics"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
+        {CL_MAKE_VERSION(1, 0, 0), "cles_khr_int64"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_refcl_device_cpuset"},
     };
@@ -457,7 +470,7 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
     };
-    check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions, 3);
+    check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions, 9);
     check_name_versions(CL_DEVICE_OPENCL_C_ALL_VERSIONS, c_versions, 4);
     check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 2);
     check_name_versions(CL_DEVICE_ILS_WITH_VERSION, NULL, 0);
@@ -625,10 +638,11 @@ static void check_machine(void)
         return;
     }
     cl_ulong quarter = h.memory / 4;
+    cl_ulong alloc_floor = 32 * MIB; /* the OpenCL 3.0 minimum, below */
     check_number(CL_DEVICE_MAX_COMPUTE_UNITS, "UNITS", h.pus);
     check_number(CL_DEVICE_GLOBAL_MEM_SIZE, "GLOBAL_MEM", h.memory);
     check_number(CL_DEVICE_MAX_MEM_ALLOC_SIZE, "MAX_ALLOC",
-                 quarter > MIB ? quarter : MIB);
+                 quarter > alloc_floor ? quarter : alloc_floor);
     check_number(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, "CACHE", h.llc);
     check_number(CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, "CACHELINE", h.line);
     check_number(CL_DEVICE_LOCAL_MEM_SIZE, "LOCAL_MEM",
@@ -686,7 +700,8 @@ static void check_arithmetic(void)
                   CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
                   (fma ? CL_FP_FMA : 0);
     CHECK_EQ(scalar(CL_DEVICE_SINGLE_FP_CONFIG), fp);
-    CHECK_EQ(scalar(CL_DEVICE_DOUBLE_FP_CONFIG), fp);
+    /* FMA is part of the double-precision minimum. */
+    CHECK_EQ(scalar(CL_DEVICE_DOUBLE_FP_CONFIG), fp | CL_FP_FMA);
 }
 
 /* The clock is nonzero exactly when the host states one. */
@@ -765,6 +780,24 @@ static void check_consistency(void)
     CHECK_EQ(scalar(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE) != 0, fp64);
     /* Half widths "must return 0" without cl_khr_fp16. */
     CHECK(!has_word(s, "cl_khr_fp16"));
+    /* Embedded profile: "If double precision is supported ... then
+     * cles_khr_int64 must also be supported." */
+    if (fp64)
+        CHECK(has_word(s, "cles_khr_int64"));
+    /* "The following Khronos extension names must be returned by all
+     * devices that support OpenCL 1.1". */
+    const char *required[] = {"cl_khr_byte_addressable_store",
+                              "cl_khr_global_int32_base_atomics",
+                              "cl_khr_global_int32_extended_atomics",
+                              "cl_khr_local_int32_base_atomics",
+                              "cl_khr_local_int32_extended_atomics"};
+    for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+        CHECK(has_word(s, required[i]));
+    /* The double-precision minimum of OpenCL 2.0 and newer. */
+    cl_ulong fp64_min = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN |
+                        CL_FP_DENORM;
+    if (fp64)
+        CHECK_EQ(scalar(CL_DEVICE_DOUBLE_FP_CONFIG) & fp64_min, fp64_min);
 
     /* The version string and the numeric version agree. */
     unsigned major = 0, minor = 0;
@@ -792,9 +825,25 @@ static void check_consistency(void)
               sizes[i] <= scalar(CL_DEVICE_MAX_WORK_GROUP_SIZE));
 
     /* Memory limits. */
+    /* "max(min(1024 x 1024 x 1024, 1/4th of CL_DEVICE_GLOBAL_MEM_SIZE),
+     * 32 x 1024 x 1024)" at least. */
     cl_ulong global = scalar(CL_DEVICE_GLOBAL_MEM_SIZE);
     cl_ulong alloc = scalar(CL_DEVICE_MAX_MEM_ALLOC_SIZE);
-    CHECK(alloc >= global / 4 && alloc >= MIB);
+    cl_ulong alloc_min = global / 4 < 1024 * MIB ? global / 4 : 1024 * MIB;
+    CHECK(alloc >= alloc_min && alloc >= 32 * MIB && alloc >= global / 4);
+    /* The mandated minimum capabilities. */
+    CHECK(scalar(CL_DEVICE_EXECUTION_CAPABILITIES) & CL_EXEC_KERNEL);
+    CHECK(scalar(CL_DEVICE_QUEUE_ON_HOST_PROPERTIES) &
+          CL_QUEUE_PROFILING_ENABLE);
+    /* long16 in bits: "the largest OpenCL built-in data type". */
+    CHECK(scalar(CL_DEVICE_MEM_BASE_ADDR_ALIGN) >= 8 * 16 * sizeof(cl_long));
+    /* "OpenCL<space>C<space><major_version.minor_version><space><vendor-
+     * specific information>" */
+    unsigned c_major = 0, c_minor = 0;
+    char c_vendor[64] = "";
+    CHECK_EQ(sscanf(string(CL_DEVICE_OPENCL_C_VERSION, s),
+                    "OpenCL C %u.%u %63s", &c_major, &c_minor, c_vendor),
+             3);
     CHECK(scalar(CL_DEVICE_LOCAL_MEM_SIZE) >= 1024);
     CHECK(scalar(CL_DEVICE_MAX_COMPUTE_UNITS) >= 1);
     CHECK(scalar(CL_DEVICE_PARTITION_MAX_SUB_DEVICES) <=

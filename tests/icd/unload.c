@@ -2,15 +2,14 @@
  * icd/unload: load and unload refcl repeatedly with dlopen/dlclose, the way
  * a loader does (RTLD_LOCAL, entry points found through
  * clGetExtensionFunctionAddress), using it in between: platform, device
- * (and so the hwloc topology), a context. Each round must really unmap the
- * library (its destructor gives everything back), and no thread may stay
- * behind. Leaks are judged by valgrind (scripts/test.sh) and LeakSanitizer.
+ * (and so the hwloc topology), a context, command-queues. Each round must
+ * really unmap the library (its destructor gives everything back), and no
+ * thread may stay behind. Leaks are judged by valgrind (scripts/test.sh) and LeakSanitizer.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
-#include <dirent.h>
 #include <dlfcn.h>
 #include <stdio.h>
 
@@ -20,16 +19,30 @@
 
 typedef void *(*get_address_fn)(const char *);
 
-static int thread_count(void)
+/* Two queues, so two worker threads: one finished and released, joined
+ * there and then; one released with a barrier pending behind a user event
+ * that completes just before the library is unloaded, so that its worker
+ * drops the last references and stops itself, to be joined by the unload
+ * at the latest. */
+static void use_queues(const struct _cl_icd_dispatch *table,
+                       cl_context context, cl_device_id device)
 {
-    int count = 0;
-    DIR *dir = opendir("/proc/self/task");
-    if (!dir)
-        return -1;
-    for (struct dirent *e; (e = readdir(dir));)
-        count += e->d_name[0] != '.';
-    closedir(dir);
-    return count;
+    cl_int err = 1;
+    cl_command_queue queue =
+        table->clCreateCommandQueue(context, device, 0, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    CHECK_EQ(table->clEnqueueMarkerWithWaitList(queue, 0, NULL, NULL),
+             CL_SUCCESS);
+    CHECK_EQ(table->clFinish(queue), CL_SUCCESS);
+    CHECK_EQ(table->clReleaseCommandQueue(queue), CL_SUCCESS);
+
+    queue = table->clCreateCommandQueue(context, device, 0, &err);
+    cl_event user = table->clCreateUserEvent(context, &err);
+    CHECK_EQ(table->clEnqueueBarrierWithWaitList(queue, 1, &user, NULL),
+             CL_SUCCESS);
+    CHECK_EQ(table->clReleaseCommandQueue(queue), CL_SUCCESS);
+    CHECK_EQ(table->clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+    CHECK_EQ(table->clReleaseEvent(user), CL_SUCCESS);
 }
 
 /* One round of what an application does through a loader. */
@@ -55,6 +68,7 @@ static void use(void *library)
     cl_context context =
         table->clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     CHECK_EQ(err, CL_SUCCESS);
+    use_queues(table, context, device);
     CHECK_EQ(table->clReleaseContext(context), CL_SUCCESS);
 }
 
@@ -65,7 +79,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: unload <librefcl.so>\n");
         return 1;
     }
-    int threads = thread_count();
+    int threads = test_thread_baseline();
     for (int round = 0; round < ROUNDS; round++) {
         void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
         CHECK(library != NULL);
@@ -80,7 +94,7 @@ int main(int argc, char **argv)
         CHECK(still == NULL);
         if (still)
             dlclose(still);
-        CHECK_EQ(thread_count(), threads);
+        CHECK_EQ(test_thread_count(), threads);
     }
     return TEST_RESULT();
 }

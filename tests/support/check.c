@@ -1,6 +1,8 @@
 /* Shared state and bad-handle factories for refcl's tests. */
 #include "check.h"
 
+#include <dirent.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -20,4 +22,29 @@ void *test_unmapped_handle(void)
         abort();
     munmap(page, 4096);
     return page;
+}
+
+int test_thread_count(void)
+{
+    int count = 0;
+    DIR *dir = opendir("/proc/self/task");
+    if (!dir)
+        return -1;
+    for (struct dirent *e; (e = readdir(dir));)
+        count += e->d_name[0] != '.';
+    closedir(dir);
+    return count;
+}
+
+static void *no_work(void *arg)
+{
+    return arg;
+}
+
+int test_thread_baseline(void)
+{
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, no_work, NULL) == 0)
+        pthread_join(thread, NULL);
+    return test_thread_count();
 }

@@ -83,6 +83,16 @@ static inline void *test_object_word(const void *object, int index)
     return value;
 }
 
+/** The threads of this process (/proc/self/task), or -1. */
+int test_thread_count(void);
+
+/**
+ * test_thread_count to compare later counts with. ThreadSanitizer starts a
+ * thread of its own with the first thread created, so one is created and
+ * joined first.
+ */
+int test_thread_baseline(void);
+
 /** A handle refcl never handed out: points at zeroed memory. */
 void *test_zeroed_handle(void);
 
@@ -97,6 +107,27 @@ static inline int test_through_loader(void)
 #else
     return 1;
 #endif
+}
+
+/**
+ * Fills @p bad with handles no entry point may take for a live object of
+ * its type: @p released, @p wrong and @p wrong_too (live objects of other
+ * types), then, linked directly (a loader reads through the handle first),
+ * NULL, a zeroed and an unmapped handle.
+ * @return how many: 3 through a loader, else 6.
+ */
+static inline int test_bad_handles(void *bad[6], void *released, void *wrong,
+                                   void *wrong_too)
+{
+    bad[0] = released;
+    bad[1] = wrong;
+    bad[2] = wrong_too;
+    if (test_through_loader())
+        return 3;
+    bad[3] = NULL;
+    bad[4] = test_zeroed_handle();
+    bad[5] = test_unmapped_handle();
+    return 6;
 }
 
 #endif /* REFCL_TEST_CHECK_H */

@@ -1,0 +1,363 @@
+/*
+ * Events: their life cycle and callbacks, user events, clWaitForEvents,
+ * clGetEventInfo and clGetEventProfilingInfo, retain/release. The commands
+ * behind command events run in event/executor.c.
+ *
+ * Status only moves forward (QUEUED 3 > SUBMITTED 2 > RUNNING 1 > COMPLETE
+ * 0 > errors), so "a status reached" is status <= that status. Every
+ * callback is called exactly once: it leaves the event's list, under the
+ * lock, at the transition that reaches its status, or at registration when
+ * the status is already reached.
+ */
+#include <stdlib.h>
+
+#include "refcl/api.h"
+#include "refcl/context.h"
+#include "refcl/device.h"
+#include "refcl/event.h"
+#include "refcl/info.h"
+#include "refcl/queue.h"
+
+struct refcl_callback {
+    void(CL_CALLBACK *fn)(cl_event event, cl_int status, void *user_data);
+    void *user_data;
+    cl_int trigger; /* CL_SUBMITTED, CL_RUNNING or CL_COMPLETE */
+    cl_int arg;     /* what fn gets: trigger, or the error that ended it */
+    struct refcl_callback *next;
+};
+
+struct _cl_event *refcl_event_create(struct _cl_context *context,
+                                     struct _cl_command_queue *queue,
+                                     cl_command_type type)
+{
+    struct refcl_object *parent = queue ? &queue->obj : &context->obj;
+    struct _cl_event *event = refcl_object_alloc(REFCL_EVENT, parent,
+                                                 context->obj.platform, NULL);
+    if (!event)
+        return NULL;
+    refcl_object_retain(&context->obj);
+    event->context = context;
+    if (queue)
+        refcl_object_retain(&queue->obj);
+    event->queue = queue;
+    event->command_type = type;
+    /* "CL_QUEUED ... This is the initial state of all events except user
+     * events"; "The initial execution status for the user event object is
+     * CL_SUBMITTED." */
+    event->times[REFCL_TIME_QUEUED] = refcl_clock_ns();
+    atomic_init(&event->status, queue ? CL_QUEUED : CL_SUBMITTED);
+    return event;
+}
+
+static void callbacks_free(struct refcl_callback *list)
+{
+    while (list) {
+        struct refcl_callback *next = list->next;
+        free(list);
+        list = next;
+    }
+}
+
+/* Only a user event released before its status was set can still have
+ * callbacks: nothing can complete it any more, so they are never due. */
+static void event_destroy(struct refcl_object *obj)
+{
+    struct _cl_event *event = (struct _cl_event *)obj;
+    struct _cl_command_queue *queue = event->queue;
+    struct _cl_context *context = event->context;
+    callbacks_free(event->callbacks);
+    refcl_object_free(&event->obj);
+    if (queue)
+        refcl_clReleaseCommandQueue(queue);
+    refcl_clReleaseContext(context);
+}
+
+void refcl_event_release(struct _cl_event *event)
+{
+    if (refcl_object_release(&event->obj))
+        event_destroy(&event->obj);
+}
+
+/* Moves the callbacks whose status @p event has reached from its list to
+ * the returned one: SUBMITTED ones first, then RUNNING, then COMPLETE, each
+ * in registration order. Under the lock. */
+static struct refcl_callback *callbacks_due(struct _cl_event *event)
+{
+    static const cl_int order[] = {CL_SUBMITTED, CL_RUNNING, CL_COMPLETE};
+    cl_int status = atomic_load_explicit(&event->status, memory_order_relaxed);
+    struct refcl_callback *due = NULL, **due_tail = &due;
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+        if (status > order[i])
+            break;
+        for (struct refcl_callback **p = &event->callbacks; *p;) {
+            struct refcl_callback *cb = *p;
+            if (cb->trigger != order[i]) {
+                p = &cb->next;
+                continue;
+            }
+            *p = cb->next;
+            /* "If the callback is called as the result of the command
+             * associated with event being abnormally terminated, an
+             * appropriate error code ... will be passed". */
+            cb->arg = status < 0 ? status : cb->trigger;
+            cb->next = NULL;
+            *due_tail = cb;
+            due_tail = &cb->next;
+        }
+    }
+    return due;
+}
+
+struct refcl_callback *refcl_event_set_status(struct _cl_event *event,
+                                              cl_int status)
+{
+    if (status >= CL_COMPLETE)
+        event->times[CL_QUEUED - status] = refcl_clock_ns();
+    atomic_store_explicit(&event->status, status, memory_order_release);
+    return callbacks_due(event);
+}
+
+void refcl_callbacks_run(struct _cl_event *event, struct refcl_callback *due)
+{
+    if (!due)
+        return;
+    refcl_object_retain(&event->obj);
+    while (due) {
+        struct refcl_callback *next = due->next;
+        due->fn(event, due->arg, due->user_data);
+        free(due);
+        due = next;
+    }
+    refcl_event_release(event);
+}
+
+cl_int refcl_wait_list_check(const struct _cl_context *context,
+                             cl_uint num_events, const cl_event *wait_list)
+{
+    if ((wait_list == NULL) != (num_events == 0))
+        return CL_INVALID_EVENT_WAIT_LIST;
+    for (cl_uint i = 0; i < num_events; i++)
+        if (!refcl_object_valid(wait_list[i], REFCL_EVENT))
+            return CL_INVALID_EVENT_WAIT_LIST;
+    for (cl_uint i = 0; i < num_events; i++)
+        if (wait_list[i]->context != context)
+            return CL_INVALID_CONTEXT;
+    return CL_SUCCESS;
+}
+
+/* CL_INVALID_CONTEXT "if context is not a valid context". */
+cl_event CL_API_CALL refcl_clCreateUserEvent(cl_context context,
+                                             cl_int *errcode_ret)
+{
+    if (!refcl_object_valid(context, REFCL_CONTEXT))
+        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
+    struct _cl_event *event =
+        refcl_event_create(context, NULL, CL_COMMAND_USER);
+    return refcl_errcode(event, event ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY,
+                         errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clSetUserEventStatus(cl_event event,
+                                              cl_int execution_status)
+{
+    /* CL_INVALID_EVENT "if event is not a valid user event object". */
+    if (!refcl_object_valid(event, REFCL_EVENT) || event->queue)
+        return CL_INVALID_EVENT;
+    /* CL_INVALID_VALUE "if the execution_status is not CL_COMPLETE or a
+     * negative integer value". */
+    if (execution_status > CL_COMPLETE)
+        return CL_INVALID_VALUE;
+    pthread_mutex_t *lock = &event->context->events_lock;
+    pthread_mutex_lock(lock);
+    /* CL_INVALID_OPERATION "if the execution_status for event has already
+     * been changed by a previous call to clSetUserEventStatus". */
+    if (atomic_load_explicit(&event->status, memory_order_relaxed) !=
+        CL_SUBMITTED) {
+        pthread_mutex_unlock(lock);
+        return CL_INVALID_OPERATION;
+    }
+    struct refcl_callback *due =
+        refcl_event_set_status(event, execution_status);
+    pthread_cond_broadcast(&event->context->events_changed);
+    pthread_mutex_unlock(lock);
+    refcl_callbacks_run(event, due);
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL refcl_clSetEventCallback(
+    cl_event event, cl_int command_exec_callback_type,
+    void(CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *), void *user_data)
+{
+    /* CL_INVALID_EVENT "if event is not a valid event object". */
+    if (!refcl_object_valid(event, REFCL_EVENT))
+        return CL_INVALID_EVENT;
+    /* CL_INVALID_VALUE "if pfn_event_notify is NULL or if
+     * command_exec_callback_type is not CL_SUBMITTED, CL_RUNNING, or
+     * CL_COMPLETE". */
+    if (!pfn_notify || (command_exec_callback_type != CL_SUBMITTED &&
+                        command_exec_callback_type != CL_RUNNING &&
+                        command_exec_callback_type != CL_COMPLETE))
+        return CL_INVALID_VALUE;
+    struct refcl_callback *cb = malloc(sizeof(*cb));
+    if (!cb)
+        return CL_OUT_OF_HOST_MEMORY;
+    *cb = (struct refcl_callback){pfn_notify, user_data,
+                                  command_exec_callback_type, 0, NULL};
+    pthread_mutex_t *lock = &event->context->events_lock;
+    pthread_mutex_lock(lock);
+    struct refcl_callback **tail = &event->callbacks;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = cb;
+    /* A status already reached calls it now: "when the execution status
+     * ... changes to an execution status equal to or past the status". */
+    struct refcl_callback *due = callbacks_due(event);
+    pthread_mutex_unlock(lock);
+    refcl_callbacks_run(event, due);
+    return CL_SUCCESS;
+}
+
+/* Every event of the list valid and of one context: the shared checks of
+ * clWaitForEvents and clEnqueueWaitForEvents. */
+cl_int refcl_event_list_check(cl_uint num_events, const cl_event *event_list)
+{
+    /* CL_INVALID_VALUE "if num_events is zero or event_list is NULL". */
+    if (num_events == 0 || !event_list)
+        return CL_INVALID_VALUE;
+    /* CL_INVALID_EVENT "if event objects specified in event_list are not
+     * valid event objects". */
+    for (cl_uint i = 0; i < num_events; i++)
+        if (!refcl_object_valid(event_list[i], REFCL_EVENT))
+            return CL_INVALID_EVENT;
+    /* CL_INVALID_CONTEXT "if events specified in event_list do not belong
+     * to the same context". */
+    for (cl_uint i = 1; i < num_events; i++)
+        if (event_list[i]->context != event_list[0]->context)
+            return CL_INVALID_CONTEXT;
+    return CL_SUCCESS;
+}
+
+/* Commands go to their queue's worker when enqueued, so there is nothing
+ * to flush first; the wait sleeps on the context's condition variable. */
+cl_int CL_API_CALL refcl_clWaitForEvents(cl_uint num_events,
+                                         const cl_event *event_list)
+{
+    cl_int status = refcl_event_list_check(num_events, event_list);
+    if (status != CL_SUCCESS)
+        return status;
+    struct _cl_context *context = event_list[0]->context;
+    bool failed = false;
+    pthread_mutex_lock(&context->events_lock);
+    for (cl_uint i = 0; i < num_events; i++) {
+        while (!refcl_event_done(event_list[i]))
+            pthread_cond_wait(&context->events_changed,
+                              &context->events_lock);
+        failed |= atomic_load(&event_list[i]->status) < 0;
+    }
+    pthread_mutex_unlock(&context->events_lock);
+    /* CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST "if the execution
+     * status of any of the events in event_list is a negative integer
+     * value". */
+    return failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+                  : CL_SUCCESS;
+}
+
+cl_int CL_API_CALL refcl_clGetEventInfo(cl_event event,
+                                        cl_event_info param_name,
+                                        size_t param_value_size,
+                                        void *param_value,
+                                        size_t *param_value_size_ret)
+{
+    /* CL_INVALID_EVENT "if event is a not a valid event object". */
+    if (!refcl_object_valid(event, REFCL_EVENT))
+        return CL_INVALID_EVENT;
+    const void *value;
+    size_t size;
+    cl_int status;
+    cl_uint refcount;
+    switch (param_name) {
+    case CL_EVENT_COMMAND_QUEUE: /* "For user event objects, a NULL value" */
+        value = &event->queue;
+        size = sizeof(cl_command_queue);
+        break;
+    case CL_EVENT_CONTEXT:
+        value = &event->context;
+        size = sizeof(cl_context);
+        break;
+    case CL_EVENT_COMMAND_TYPE:
+        value = &event->command_type;
+        size = sizeof(cl_command_type);
+        break;
+    case CL_EVENT_COMMAND_EXECUTION_STATUS:
+        status = atomic_load_explicit(&event->status, memory_order_acquire);
+        value = &status;
+        size = sizeof(status);
+        break;
+    case CL_EVENT_REFERENCE_COUNT:
+        refcount = refcl_object_refcount(&event->obj);
+        value = &refcount;
+        size = sizeof(refcount);
+        break;
+    default:
+        /* CL_INVALID_VALUE "if param_name is not one of the supported
+         * values". */
+        return CL_INVALID_VALUE;
+    }
+    return refcl_info_return(value, size, param_value_size, param_value,
+                             param_value_size_ret);
+}
+
+cl_int CL_API_CALL refcl_clGetEventProfilingInfo(cl_event event,
+                                                 cl_profiling_info param_name,
+                                                 size_t param_value_size,
+                                                 void *param_value,
+                                                 size_t *param_value_size_ret)
+{
+    if (!refcl_object_valid(event, REFCL_EVENT))
+        return CL_INVALID_EVENT;
+    /* CL_PROFILING_INFO_NOT_AVAILABLE "if the CL_QUEUE_PROFILING_ENABLE
+     * flag is not set for the command-queue, if the execution status of the
+     * command identified by event is not CL_COMPLETE or if event is a user
+     * event object". */
+    if (!event->queue || !refcl_queue_profiling(event->queue) ||
+        atomic_load_explicit(&event->status, memory_order_acquire) !=
+            CL_COMPLETE)
+        return CL_PROFILING_INFO_NOT_AVAILABLE;
+    const cl_ulong *time;
+    switch (param_name) {
+    case CL_PROFILING_COMMAND_QUEUED:
+        time = &event->times[REFCL_TIME_QUEUED];
+        break;
+    case CL_PROFILING_COMMAND_SUBMIT:
+        time = &event->times[REFCL_TIME_SUBMIT];
+        break;
+    case CL_PROFILING_COMMAND_START:
+        time = &event->times[REFCL_TIME_START];
+        break;
+    /* COMPLETE adds "any child commands enqueued by this command on the
+     * device": refcl has no device-side enqueue, so it is END. */
+    case CL_PROFILING_COMMAND_END:
+    case CL_PROFILING_COMMAND_COMPLETE:
+        time = &event->times[REFCL_TIME_END];
+        break;
+    default:
+        return CL_INVALID_VALUE;
+    }
+    return refcl_info_return(time, sizeof(*time), param_value_size,
+                             param_value, param_value_size_ret);
+}
+
+/* CL_INVALID_EVENT "if event is not a valid event object". */
+cl_int CL_API_CALL refcl_clRetainEvent(cl_event event)
+{
+    return refcl_handle_retain(event, REFCL_EVENT);
+}
+
+/* "The event object is deleted once the reference count becomes zero, the
+ * specific command identified by this event has completed ... and there
+ * are no commands ... that require a wait for this event": pending
+ * commands and their queue's list hold references of their own. */
+cl_int CL_API_CALL refcl_clReleaseEvent(cl_event event)
+{
+    return refcl_handle_release(event, REFCL_EVENT, event_destroy);
+}

@@ -1,0 +1,81 @@
+/*
+ * refcl's command-queues: host queues on one device of their context,
+ * in-order or out-of-order, optionally profiling. Each queue runs its
+ * commands on a worker thread of its own, started on the first enqueue
+ * (event/executor.c).
+ */
+#ifndef REFCL_QUEUE_H
+#define REFCL_QUEUE_H
+
+#include <stdbool.h>
+
+#include "refcl/object.h"
+
+struct refcl_executor; /* a queue's worker and pending commands */
+
+struct _cl_command_queue {
+    struct refcl_object obj;          /**< obj.parent: the context */
+    struct _cl_context *context;      /**< retained */
+    struct _cl_device_id *device;     /**< retained */
+    cl_command_queue_properties properties;
+    /** CL_QUEUE_PROPERTIES_ARRAY: the list as given, 0-terminated, or NULL
+     *  (clCreateCommandQueue, or a NULL list). */
+    cl_queue_properties *properties_array;
+    size_t properties_len;            /**< entries, terminator included */
+    struct refcl_executor *executor;  /**< owned */
+};
+REFCL_OBJECT_LAYOUT(struct _cl_command_queue);
+
+static inline bool refcl_queue_in_order(const struct _cl_command_queue *q)
+{
+    return !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+}
+
+static inline bool refcl_queue_profiling(const struct _cl_command_queue *q)
+{
+    return q->properties & CL_QUEUE_PROFILING_ENABLE;
+}
+
+/**
+ * Creates the (idle, threadless) executor of @p queue; on an application
+ * thread, first joins the workers that stopped themselves and exited.
+ * @return NULL when out of memory.
+ */
+struct refcl_executor *refcl_executor_create(struct _cl_command_queue *queue);
+
+/**
+ * Stops and frees @p executor; the queue has no pending command left (each
+ * pending command's event holds a reference on the queue).
+ *
+ * Workers never join threads: when this runs on a worker thread (an event
+ * callback, or a worker dropping the last reference to a queue), the
+ * executor's own worker stops by itself and is joined later, on an
+ * application thread once it has exited, or at unload; it then owns the
+ * queue's reference to its context and releases it on its way out (unless
+ * unload already stopped it).
+ *
+ * @return true if the worker took the queue's context reference over.
+ */
+bool refcl_executor_destroy(struct refcl_executor *executor);
+
+/**
+ * Enqueues a marker (@p barrier false) or a barrier on @p queue, waiting
+ * for @p wait_list (already validated), or for every command enqueued
+ * before it when the list is empty. A barrier also holds back every
+ * command enqueued after it. Stores the command's event in @p event if
+ * not NULL.
+ * @return CL_SUCCESS, CL_OUT_OF_HOST_MEMORY or CL_OUT_OF_RESOURCES (no
+ * worker thread).
+ */
+cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
+                              cl_command_type type, bool barrier,
+                              cl_uint num_events, const cl_event *wait_list,
+                              cl_event *event);
+
+/** Blocks until @p queue has no pending command (clFinish). */
+void refcl_executor_finish(struct _cl_command_queue *queue);
+
+/** Stops and joins every worker thread still there (library unload). */
+void refcl_executors_teardown(void);
+
+#endif /* REFCL_QUEUE_H */

@@ -1,0 +1,336 @@
+/*
+ * Program objects without a compiler: clCreateProgramWithSource keeps the
+ * source; programs from binaries, IL or built-in kernels are refused with
+ * the spec's errors (refcl has no binary format, no IL and no built-in
+ * kernel); retain/release, clGetProgramInfo, clSetProgramReleaseCallback
+ * and clSetProgramSpecializationConstant. Builds are in program/build.c.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "refcl/api.h"
+#include "refcl/context.h"
+#include "refcl/info.h"
+#include "refcl/program.h"
+
+cl_int refcl_device_list_shape(cl_uint num_devices,
+                               const cl_device_id *device_list,
+                               bool required)
+{
+    bool empty = !device_list || num_devices == 0;
+    if ((device_list == NULL) != (num_devices == 0) || (required && empty))
+        return CL_INVALID_VALUE;
+    return CL_SUCCESS;
+}
+
+cl_int refcl_device_list_members(const struct _cl_context *context,
+                                 cl_uint num_devices,
+                                 const cl_device_id *device_list)
+{
+    for (cl_uint i = 0; i < num_devices; i++)
+        if (!refcl_object_valid(device_list[i], REFCL_DEVICE) ||
+            !refcl_context_has_device(context, device_list[i]))
+            return CL_INVALID_DEVICE;
+    return CL_SUCCESS;
+}
+
+static void program_destroy(struct refcl_object *obj)
+{
+    struct _cl_program *program = (struct _cl_program *)obj;
+    struct _cl_context *context = program->context;
+    for (cl_uint i = 0; program->builds && i < context->num_devices; i++)
+        free(program->builds[i].options);
+    free(program->builds);
+    free(program->source);
+    pthread_mutex_destroy(&program->build_lock);
+    refcl_object_free(&program->obj);
+    refcl_clReleaseContext(context);
+}
+
+/* A program of @p context holding @p source (taken over, freed on
+ * failure). */
+static cl_program program_create(struct _cl_context *context, char *source,
+                                 size_t source_size, cl_int *errcode_ret)
+{
+    struct _cl_program *program = refcl_object_alloc(
+        REFCL_PROGRAM, &context->obj, context->obj.platform, NULL);
+    if (!program) {
+        free(source);
+        return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+    }
+    refcl_object_retain(&context->obj);
+    program->context = context;
+    program->source = source;
+    program->source_size = source_size;
+    pthread_mutex_init(&program->build_lock, NULL);
+    program->builds = malloc(context->num_devices * sizeof(*program->builds));
+    if (!program->builds) {
+        program_destroy(&program->obj);
+        return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+    }
+    for (cl_uint i = 0; i < context->num_devices; i++)
+        program->builds[i] = (struct refcl_build){CL_BUILD_NONE, NULL, NULL};
+    return refcl_errcode(program, CL_SUCCESS, errcode_ret);
+}
+
+/* "If an element in lengths is zero, its accompanying string is
+ * null-terminated. If lengths is NULL, all strings ... are considered
+ * null-terminated." */
+static size_t piece_length(const char **strings, const size_t *lengths,
+                           cl_uint i)
+{
+    return lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+}
+
+/* The source as CL_PROGRAM_SOURCE returns it: "a concatenation of all
+ * source strings ... with a null terminator. The concatenation strips any
+ * nulls in the original source strings." NULL when out of memory. */
+static char *source_join(cl_uint count, const char **strings,
+                         const size_t *lengths, size_t *size)
+{
+    size_t total = 1;
+    for (cl_uint i = 0; i < count; i++) {
+        size_t n = piece_length(strings, lengths, i);
+        if (n > SIZE_MAX - total)
+            return NULL;
+        total += n;
+    }
+    char *source = malloc(total);
+    if (!source)
+        return NULL;
+    size_t used = 0;
+    for (cl_uint i = 0; i < count; i++) {
+        size_t n = piece_length(strings, lengths, i);
+        for (size_t k = 0; k < n; k++)
+            if (strings[i][k] != '\0')
+                source[used++] = strings[i][k];
+    }
+    source[used++] = '\0';
+    *size = used;
+    return source;
+}
+
+cl_program CL_API_CALL refcl_clCreateProgramWithSource(cl_context context,
+                                                       cl_uint count,
+                                                       const char **strings,
+                                                       const size_t *lengths,
+                                                       cl_int *errcode_ret)
+{
+    /* CL_INVALID_CONTEXT "if context is not a valid context". */
+    if (!refcl_object_valid(context, REFCL_CONTEXT))
+        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
+    /* CL_INVALID_VALUE "if count is zero or if strings or any entry in
+     * strings is NULL". */
+    bool bad = count == 0 || !strings;
+    for (cl_uint i = 0; !bad && i < count; i++)
+        bad = !strings[i];
+    if (bad)
+        return refcl_errcode(NULL, CL_INVALID_VALUE, errcode_ret);
+    size_t size = 0;
+    char *source = source_join(count, strings, lengths, &size);
+    if (!source)
+        return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+    return program_create(context, source, size, errcode_ret);
+}
+
+/* Every binary is refused: refcl has no binary format. Each binary_status
+ * entry says why: CL_INVALID_VALUE "if lengths[i] is zero or if
+ * binaries[i] is a NULL value", else CL_INVALID_BINARY "if program binary
+ * is not a valid binary for the specified device". */
+static cl_int binaries_refuse(cl_uint num_devices, const size_t *lengths,
+                              const unsigned char **binaries,
+                              cl_int *binary_status)
+{
+    cl_int status = CL_INVALID_BINARY;
+    for (cl_uint i = 0; i < num_devices; i++) {
+        bool missing = !lengths || !binaries || !lengths[i] || !binaries[i];
+        if (binary_status)
+            binary_status[i] = missing ? CL_INVALID_VALUE : CL_INVALID_BINARY;
+        /* CL_INVALID_VALUE "if lengths or binaries is NULL or if any entry
+         * in lengths[i] is zero or binaries[i] is NULL". */
+        if (missing)
+            status = CL_INVALID_VALUE;
+    }
+    return status;
+}
+
+cl_program CL_API_CALL refcl_clCreateProgramWithBinary(
+    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+    const size_t *lengths, const unsigned char **binaries,
+    cl_int *binary_status, cl_int *errcode_ret)
+{
+    if (!refcl_object_valid(context, REFCL_CONTEXT))
+        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
+    cl_int status = refcl_device_list_shape(num_devices, device_list, true);
+    if (status == CL_SUCCESS)
+        status = refcl_device_list_members(context, num_devices, device_list);
+    if (status == CL_SUCCESS)
+        status = binaries_refuse(num_devices, lengths, binaries,
+                                 binary_status);
+    return refcl_errcode(NULL, status, errcode_ret);
+}
+
+cl_program CL_API_CALL refcl_clCreateProgramWithIL(cl_context context,
+                                                   const void *il,
+                                                   size_t length,
+                                                   cl_int *errcode_ret)
+{
+    (void)il;
+    (void)length;
+    if (!refcl_object_valid(context, REFCL_CONTEXT))
+        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
+    /* CL_INVALID_OPERATION "if no devices in context support intermediate
+     * language programs": CL_DEVICE_IL_VERSION is "". */
+    return refcl_errcode(NULL, CL_INVALID_OPERATION, errcode_ret);
+}
+
+cl_program CL_API_CALL refcl_clCreateProgramWithBuiltInKernels(
+    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+    const char *kernel_names, cl_int *errcode_ret)
+{
+    if (!refcl_object_valid(context, REFCL_CONTEXT))
+        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
+    cl_int status = refcl_device_list_shape(num_devices, device_list, true);
+    /* CL_INVALID_VALUE "if kernel_names is NULL". */
+    if (status == CL_SUCCESS && !kernel_names)
+        status = CL_INVALID_VALUE;
+    if (status == CL_SUCCESS)
+        status = refcl_device_list_members(context, num_devices, device_list);
+    /* CL_INVALID_VALUE if "kernel_names contains a kernel name that is not
+     * supported by any of the devices": CL_DEVICE_BUILT_IN_KERNELS is "". */
+    if (status == CL_SUCCESS)
+        status = CL_INVALID_VALUE;
+    return refcl_errcode(NULL, status, errcode_ret);
+}
+
+/* CL_INVALID_PROGRAM "if program is not a valid program object". */
+cl_int CL_API_CALL refcl_clRetainProgram(cl_program program)
+{
+    return refcl_handle_retain(program, REFCL_PROGRAM);
+}
+
+/* "The program object is deleted after all kernel objects associated with
+ * program have been deleted": there are none. */
+cl_int CL_API_CALL refcl_clReleaseProgram(cl_program program)
+{
+    return refcl_handle_release(program, REFCL_PROGRAM, program_destroy);
+}
+
+/* Answers the queries that need "a successful program executable" with
+ * CL_INVALID_PROGRAM_EXECUTABLE: nothing is ever built. */
+static bool needs_executable(cl_program_info param_name)
+{
+    return param_name == CL_PROGRAM_NUM_KERNELS ||
+           param_name == CL_PROGRAM_KERNEL_NAMES ||
+           param_name == CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT ||
+           param_name == CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT;
+}
+
+/* CL_PROGRAM_BINARY_SIZES: "If a binary is not available for a device(s), a
+ * size of zero is returned." */
+static cl_int binary_sizes(cl_uint num_devices, size_t param_value_size,
+                           void *param_value, size_t *param_value_size_ret)
+{
+    size_t *zeros = calloc(num_devices, sizeof(size_t));
+    if (!zeros)
+        return CL_OUT_OF_HOST_MEMORY;
+    cl_int status = refcl_info_return(zeros, num_devices * sizeof(size_t),
+                                      param_value_size, param_value,
+                                      param_value_size_ret);
+    free(zeros);
+    return status;
+}
+
+cl_int CL_API_CALL refcl_clGetProgramInfo(cl_program program,
+                                          cl_program_info param_name,
+                                          size_t param_value_size,
+                                          void *param_value,
+                                          size_t *param_value_size_ret)
+{
+    /* CL_INVALID_PROGRAM "if program is a not a valid program object". */
+    if (!refcl_object_valid(program, REFCL_PROGRAM))
+        return CL_INVALID_PROGRAM;
+    const struct _cl_context *context = program->context;
+    const void *value;
+    size_t size;
+    cl_uint count;
+    switch (param_name) {
+    case CL_PROGRAM_REFERENCE_COUNT:
+        count = refcl_object_refcount(&program->obj);
+        value = &count;
+        size = sizeof(count);
+        break;
+    case CL_PROGRAM_CONTEXT:
+        value = &program->context;
+        size = sizeof(cl_context);
+        break;
+    case CL_PROGRAM_NUM_DEVICES:
+        value = &context->num_devices;
+        size = sizeof(cl_uint);
+        break;
+    case CL_PROGRAM_DEVICES:
+        value = context->devices;
+        size = context->num_devices * sizeof(cl_device_id);
+        break;
+    case CL_PROGRAM_SOURCE:
+        value = program->source;
+        size = program->source_size;
+        break;
+    case CL_PROGRAM_IL:
+        /* From source: "param_value will be unchanged and
+         * param_value_size_ret will be set to 0". */
+        value = NULL;
+        size = 0;
+        break;
+    case CL_PROGRAM_BINARY_SIZES:
+        return binary_sizes(context->num_devices, param_value_size,
+                            param_value, param_value_size_ret);
+    case CL_PROGRAM_BINARIES:
+        /* One pointer per device, each written to "if there is a binary
+         * available": there never is. */
+        value = NULL;
+        size = context->num_devices * sizeof(unsigned char *);
+        break;
+    default:
+        /* CL_INVALID_PROGRAM_EXECUTABLE "if param_name is
+         * CL_PROGRAM_NUM_KERNELS, CL_PROGRAM_KERNEL_NAMES, ... and a
+         * successful program executable has not been built"; else
+         * CL_INVALID_VALUE "if param_name is not one of the supported
+         * values". */
+        return needs_executable(param_name) ? CL_INVALID_PROGRAM_EXECUTABLE
+                                            : CL_INVALID_VALUE;
+    }
+    return refcl_info_return(value, size, param_value_size, param_value,
+                             param_value_size_ret);
+}
+
+/* "clSetProgramReleaseCallback may unconditionally return an error if no
+ * devices in the context associated with program support destructors for
+ * program scope global variables": CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE is
+ * 0. */
+cl_int CL_API_CALL refcl_clSetProgramReleaseCallback(
+    cl_program program, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+    void *user_data)
+{
+    (void)pfn_notify;
+    (void)user_data;
+    if (!refcl_object_valid(program, REFCL_PROGRAM))
+        return CL_INVALID_PROGRAM;
+    /* CL_INVALID_OPERATION "if no devices in the context associated with
+     * program support destructors for program scope global variables". */
+    return CL_INVALID_OPERATION;
+}
+
+/* CL_INVALID_PROGRAM "if program is not a valid program object created
+ * from an intermediate language": no refcl program is. */
+cl_int CL_API_CALL refcl_clSetProgramSpecializationConstant(
+    cl_program program, cl_uint spec_id, size_t spec_size,
+    const void *spec_value)
+{
+    (void)program;
+    (void)spec_id;
+    (void)spec_size;
+    (void)spec_value;
+    return CL_INVALID_PROGRAM;
+}
