@@ -8,6 +8,8 @@
  * tests get a fixed machine by setting the environment. hwloc 2.x keeps only
  * the resources this process may use unless asked for
  * HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED, which refcl does not ask for.
+ * hwloc's library itself is opened by the first load (device/hwloc_lazy.c)
+ * and closed by the teardown.
  */
 #include "refcl/device.h"
 
@@ -229,7 +231,8 @@ static void topology_load(void)
 {
     struct refcl_topology *t = &topology;
     hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) != 0)
+    /* hwloc is loaded here, not with librefcl (device/hwloc_lazy.c). */
+    if (!refcl_hwloc_open() || hwloc_topology_init(&topo) != 0)
         return;
     t->topo = topo;
     /* No I/O discovery: refcl needs no I/O objects, and hwloc's "opencl"
@@ -277,6 +280,7 @@ void refcl_topology_teardown(void)
 {
     atomic_store_explicit(&refcl_topology_loaded, NULL, memory_order_release);
     topology_free(&topology);
+    refcl_hwloc_close();
 }
 
 /* PUs in both @p a and @p b, a word at a time: no bitmap to allocate. */

@@ -60,8 +60,21 @@ static inline const struct refcl_topology *refcl_topology_get(void)
     return t ? t : refcl_topology_load_once();
 }
 
-/** Frees the topology (library unload). */
+/** Frees the topology, then closes hwloc (library unload). */
 void refcl_topology_teardown(void);
+
+/**
+ * Makes refcl's hwloc calls usable (device/hwloc_lazy.c): finds every hwloc
+ * function refcl calls, in the program or else in hwloc's library, which it
+ * opens then; once (thread-safe). The topology load calls it first; refcl
+ * calls hwloc only after it has succeeded.
+ * @return false, after one message on stderr, if hwloc cannot be loaded.
+ */
+bool refcl_hwloc_open(void);
+
+/** Closes the hwloc library refcl_hwloc_open opened, if any (library
+ *  unload, after the topology is destroyed). */
+void refcl_hwloc_close(void);
 
 /**
  * The part of the last-level caches that @p cpuset owns, in bytes: for each

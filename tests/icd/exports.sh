@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # icd/exports: librefcl's dynamic symbols are exactly the three a loader
-# looks up by name, and its soname is librefcl.so.1.
+# looks up by name, its soname is librefcl.so.1, and it neither names hwloc
+# as a dependency nor leaves an hwloc function undefined: hwloc is loaded on
+# the first topology load (device/hwloc_lazy.c), and every hwloc call binds
+# to refcl's forwarders.
 set -u
 lib=$1
 expected="clGetExtensionFunctionAddress clGetPlatformInfo clIcdGetPlatformIDsKHR"
@@ -16,5 +19,16 @@ if [ "$soname" != "librefcl.so.1" ]; then
     echo "soname: '$soname', expected 'librefcl.so.1'"
     status=1
 fi
-[ $status = 0 ] && echo "exports: $actual; soname: $soname"
+needed=$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ' | sed 's/ $//')
+case " $needed " in
+*" libhwloc"*)
+    echo "needs hwloc: $needed"
+    status=1 ;;
+esac
+undefined=$(nm -D --undefined-only "$lib" | awk '$2 ~ /^hwloc_/ {print $2}' | tr '\n' ' ')
+if [ -n "$undefined" ]; then
+    echo "hwloc functions left to the dynamic linker: $undefined"
+    status=1
+fi
+[ $status = 0 ] && echo "exports: $actual; soname: $soname; needs: $needed"
 exit $status

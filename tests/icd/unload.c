@@ -3,8 +3,9 @@
  * a loader does (RTLD_LOCAL, entry points found through
  * clGetExtensionFunctionAddress), using it in between: platform, device
  * (and so the hwloc topology), a context, command-queues. Each round must
- * really unmap the library (its destructor gives everything back), and no
- * thread may stay behind. Leaks are judged by valgrind (scripts/test.sh) and LeakSanitizer.
+ * really unmap the library (its destructor gives everything back) and the
+ * hwloc library it opened for the topology, and no thread may stay
+ * behind. Leaks are judged by valgrind (scripts/test.sh) and LeakSanitizer.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -94,6 +95,11 @@ int main(int argc, char **argv)
         CHECK(still == NULL);
         if (still)
             dlclose(still);
+        /* This program does not link hwloc: only refcl had it open. */
+        void *hwloc = dlopen(REFCL_TEST_HWLOC_SONAME, RTLD_NOW | RTLD_NOLOAD);
+        CHECK(hwloc == NULL);
+        if (hwloc)
+            dlclose(hwloc);
         CHECK_EQ(test_thread_count(), threads);
     }
     return TEST_RESULT();
