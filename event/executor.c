@@ -67,12 +67,17 @@ static void registry_remove(struct refcl_executor *executor)
     pthread_mutex_unlock(&registry_lock);
 }
 
-/* Joins the workers of @p list, out of the registry, and frees them. */
+/* Joins the workers of @p list, out of the registry. */
 static void join_all(struct refcl_executor *list)
+{
+    for (struct refcl_executor *e = list; e; e = e->next)
+        pthread_join(e->thread, NULL);
+}
+
+static void free_all(struct refcl_executor *list)
 {
     while (list) {
         struct refcl_executor *next = list->next;
-        pthread_join(list->thread, NULL);
         free(list);
         list = next;
     }
@@ -100,6 +105,7 @@ static void reap_detached(void)
     }
     pthread_mutex_unlock(&registry_lock);
     join_all(stopped);
+    free_all(stopped);
 }
 
 struct refcl_executor *refcl_executor_create(struct _cl_command_queue *queue)
@@ -408,15 +414,33 @@ bool refcl_executor_destroy(struct refcl_executor *executor)
 /* Every worker left: those stopped from a worker thread, possibly still on
  * their way out, and those of queues the application never released, which
  * must not outlive the library's code. Holding registry_lock keeps a
- * worker that is not leaving yet from releasing its context meanwhile. */
+ * worker that is not leaving yet from releasing its context meanwhile.
+ *
+ * No executor is freed before every worker is joined: a worker still
+ * running what is ready may drop the last reference to another queue (held
+ * by an event its command waited for) whose worker already left and was
+ * joined, and refcl_executor_destroy then reads that queue's executor. A
+ * worker may also start another (a callback creating a queue and
+ * enqueueing), hence the rounds until none is left. */
 void refcl_executors_teardown(void)
 {
-    pthread_mutex_lock(&registry_lock);
-    for (struct refcl_executor *e = registry; e; e = e->next)
-        if (!e->leaving)
-            worker_stop(e);
-    struct refcl_executor *list = registry;
-    registry = NULL;
-    pthread_mutex_unlock(&registry_lock);
-    join_all(list);
+    struct refcl_executor *joined = NULL;
+    for (;;) {
+        pthread_mutex_lock(&registry_lock);
+        struct refcl_executor *list = registry;
+        registry = NULL;
+        for (struct refcl_executor *e = list; e; e = e->next)
+            if (!e->leaving)
+                worker_stop(e);
+        pthread_mutex_unlock(&registry_lock);
+        if (!list)
+            break;
+        join_all(list);
+        struct refcl_executor *last = list;
+        while (last->next)
+            last = last->next;
+        last->next = joined;
+        joined = list;
+    }
+    free_all(joined);
 }
