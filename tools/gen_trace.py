@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generates refcl's call tracing: icd/trace_names.inc, icd/trace_wrappers.inc.
+"""Generates refcl's call tracing (icd/trace_names.inc, icd/trace_wrappers.inc)
+and the direct tests' API (tests/support/direct_wrappers.inc).
 
 Run at development time when the slot list (include/refcl/entries.h) or the
 OpenCL headers change; both outputs are committed, so building refcl never
@@ -17,6 +18,11 @@ from the Khronos prototypes (cl.h, cl_ext.h, cl_gl.h, cl_egl.h), or from
 include/refcl/api.h for the Direct3D/DX9 and cl_khr_icd functions; how each
 parameter is printed follows from its type and its neighbours (see
 classify()).
+
+direct_wrappers.inc: the public OpenCL function of each dispatch slot that a
+Khronos header declares, for test programs linked to librefcl directly: it
+calls through refcl's dispatch table, as a loader would, without looking at
+the handles (tests/support/direct.c).
 """
 import argparse
 import os
@@ -215,9 +221,10 @@ def balanced(text, start):
     raise ValueError("unbalanced prototype")
 
 
-def read_prototypes(directory):
-    """{name: (return type, [parameter text])} from the Khronos headers and
-    refcl's own hand-written prototypes (api.h, as refcl_<name>)."""
+def read_prototypes(directory, khronos_only=False):
+    """{name: (return type, [parameter text])} from the Khronos headers and,
+    unless `khronos_only`, refcl's own hand-written prototypes (api.h, as
+    refcl_<name>)."""
     prototypes = {}
     for header in PROTOTYPE_HEADERS:
         text = strip_comments(open(os.path.join(directory, header),
@@ -229,6 +236,8 @@ def read_prototypes(directory):
                            if not re.match(r"CL_\w*PREFIX\w*", t))
             params = split_parameters(balanced(text, m.end() - 1))
             prototypes.setdefault(m.group(2), (normal_type(ret), params))
+    if khronos_only:
+        return prototypes
     api = strip_comments(open(os.path.join(ROOT, "include/refcl/api.h"),
                               encoding="utf-8").read())
     for m in re.finditer(r"([\w \t*]+?)\s*CL_API_CALL\s+refcl_(cl\w+)\s*\(",
@@ -242,10 +251,14 @@ def normal_type(text):
     return re.sub(r"\s+", " ", text.replace("*", " *")).strip()
 
 
-def read_slots():
+def read_slots(kinds="XVT"):
+    """The dispatch slots in table order; `kinds` selects X (typed), XV
+    (void * off Windows) and XT (tagged in ICD2 tables) slots."""
     text = open(os.path.join(ROOT, "include/refcl/entries.h"),
                 encoding="utf-8").read()
-    return re.findall(r"\bX[VT]?\((cl\w+)\)", text)
+    return [name for kind, name in
+            re.findall(r"\b(X[VT]?)\((cl\w+)\)", text)
+            if (kind[1:] or "X") in kinds]
 
 
 def classify(params, index, ok):
@@ -335,6 +348,24 @@ def wrapper(name, prototype):
                               "".join("    %s\n" % line for line in body))
 
 
+# Slots a direct test program must not define: refcl exports them itself.
+EXPORTED = {"clGetPlatformInfo", "clGetExtensionFunctionAddress"}
+
+
+def direct_wrapper(name, prototype):
+    """The public clXxx that calls refcl's slot for it."""
+    ret, texts = prototype
+    names = [parameter(t)[2] for t in texts]
+    star = "" if ret.endswith("*") else " "
+    head = "%s%s%s(" % (ret, star, name)
+    signature = head + ", ".join(texts or ["void"]) + ")"
+    if len(signature) > 79:
+        signature = head + "\n" + ",\n".join("    " + t for t in texts) + ")"
+    call = ("" if ret == "void" else "return ") + "refcl()->%s(" % name
+    return "%s\n{\n    %s\n}\n" % (signature,
+                                    wrap(call, names, ");", 8).lstrip())
+
+
 def wrap(head, items, tail, indent):
     """head + items joined by ", " + tail, broken into lines of at most 79
     columns, continuation lines indented by `indent` spaces."""
@@ -408,6 +439,18 @@ def main():
             " * from the entry point's fails to compile.\n")))
         for w in wrappers:
             out.write("\n" + w)
+    khronos = read_prototypes(args.headers, khronos_only=True)
+    direct = [f for f in read_slots("X") if f in khronos and
+              f not in EXPORTED]
+    with open(os.path.join(ROOT, "tests/support/direct_wrappers.inc"),
+              "w") as out:
+        out.write(HEADER_COMMENT % ("entries.h", "(" + ", ".join(
+            PROTOTYPE_HEADERS) + ")", (
+            " * The OpenCL API for tests linked to librefcl directly: each\n"
+            " * function calls refcl's dispatch slot of the same name, passing\n"
+            " * its arguments untouched (tests/support/direct.c).\n")))
+        for f in direct:
+            out.write("\n" + direct_wrapper(f, khronos[f]))
 
 
 if __name__ == "__main__":

@@ -74,6 +74,30 @@ static inline int test_first_device(cl_platform_id *platform,
     return 0;
 }
 
+/**
+ * A context on @p device alone and a queue on it with @p properties (0: in
+ * order, no profiling), or a message and false.
+ */
+static inline int test_context_queue(cl_device_id device,
+                                     cl_command_queue_properties properties,
+                                     cl_context *context,
+                                     cl_command_queue *queue)
+{
+    cl_int err;
+    *context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "clCreateContext: %d\n", err);
+        return 0;
+    }
+    *queue = clCreateCommandQueue(*context, device, properties, &err);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "clCreateCommandQueue: %d\n", err);
+        clReleaseContext(*context);
+        return 0;
+    }
+    return 1;
+}
+
 /** Pointer-sized word @p index of a CL object: 0 dispatch, 1 disp_data. */
 static inline void *test_object_word(const void *object, int index)
 {
