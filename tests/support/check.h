@@ -89,9 +89,10 @@ static inline int test_context_queue(cl_device_id device,
         fprintf(stderr, "clCreateContext: %d\n", err);
         return 0;
     }
-    *queue = clCreateCommandQueue(*context, device, properties, &err);
+    const cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, properties, 0};
+    *queue = clCreateCommandQueueWithProperties(*context, device, list, &err);
     if (err != CL_SUCCESS) {
-        fprintf(stderr, "clCreateCommandQueue: %d\n", err);
+        fprintf(stderr, "clCreateCommandQueueWithProperties: %d\n", err);
         clReleaseContext(*context);
         return 0;
     }
