@@ -33,11 +33,18 @@
 
 #include "refcl/api.h"
 #include "refcl/context.h"
+#include "refcl/device.h"
 #include "refcl/event.h"
 #include "refcl/queue.h"
+#include "refcl/workers.h"
 
 struct refcl_executor {
     struct _cl_context *context;
+    /* The processing units of the queue's device, for the worker to bind
+     * to as it starts; its own copy, freed once bound: a queue destroyed
+     * on a worker thread may free its sub-device before this worker has
+     * even started. */
+    hwloc_bitmap_t units;
     bool in_order;
     /* Under the context's events_lock. */
     struct _cl_event *head, *tail; /* pending, oldest first, each retained */
@@ -327,6 +334,13 @@ static void *worker_main(void *arg)
     struct refcl_executor *executor = arg;
     struct _cl_context *context = executor->context;
     on_worker = true;
+    /* Every command of the queue runs here, native kernels included: on
+     * the device's processing units. */
+    if (executor->units) {
+        refcl_thread_bind(executor->units);
+        hwloc_bitmap_free(executor->units);
+        executor->units = NULL;
+    }
     pthread_mutex_lock(&context->events_lock);
     /* Even told to stop, run what is ready: a queue being destroyed has
      * nothing left, and at unload work that can still complete does. */
@@ -351,17 +365,23 @@ static void *worker_main(void *arg)
 /* Starts the worker on the first enqueue, with every signal blocked: the
  * application's handlers are not for refcl's threads. registry_lock
  * guards `started`; it is never taken with an events_lock held. */
-static cl_int worker_start(struct refcl_executor *executor)
+static cl_int worker_start(struct refcl_executor *executor,
+                           const struct _cl_device_id *device)
 {
     int rc = 0;
     pthread_mutex_lock(&registry_lock);
     if (!executor->started) {
+        executor->units = hwloc_bitmap_dup(device->cpuset);
         sigset_t all, old;
         sigfillset(&all);
         pthread_sigmask(SIG_SETMASK, &all, &old);
         rc = pthread_create(&executor->thread, NULL, worker_main, executor);
         pthread_sigmask(SIG_SETMASK, &old, NULL);
         executor->started = rc == 0;
+        if (!executor->started && executor->units) {
+            hwloc_bitmap_free(executor->units);
+            executor->units = NULL;
+        }
         if (executor->started) {
             executor->next = registry;
             registry = executor;
@@ -408,7 +428,7 @@ cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
     struct _cl_event *created = command_create(queue, command);
     if (!created)
         return CL_OUT_OF_HOST_MEMORY;
-    cl_int status = worker_start(executor);
+    cl_int status = worker_start(executor, queue->device);
     if (status == CL_SUCCESS) {
         pthread_mutex_lock(&context->events_lock);
         status = deps_take(executor, created, command->num_events,

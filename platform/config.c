@@ -152,6 +152,21 @@ static void read_trace_addresses(void)
         complain("REFCL_TRACE_ADDRESSES", value, "0 or 1", "1");
 }
 
+/* REFCL_BIND: 1 (default) binds every thread that runs commands to its
+ * device's processing units; 0 leaves placement to the system, for
+ * machines (containers, job schedulers) that forbid binding. */
+static void read_bind(void)
+{
+    const char *value = getenv("REFCL_BIND");
+    config.bind = true;
+    if (!value)
+        return;
+    if (!strcmp(value, "0") || !strcmp(value, "1"))
+        config.bind = value[0] == '1';
+    else
+        complain("REFCL_BIND", value, "0 or 1", "1");
+}
+
 static void config_read(void)
 {
     read_platform_count();
@@ -160,6 +175,7 @@ static void config_read(void)
     read_fault();
     read_trace();
     read_trace_addresses();
+    read_bind();
 }
 
 /* The trace file is refcl's until the library unloads: a loader that
