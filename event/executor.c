@@ -5,7 +5,8 @@
  * through SUBMITTED, RUNNING and COMPLETE.
  *
  * Everything here is guarded by the context's events_lock; the worker,
- * clFinish and clWaitForEvents sleep on its events_changed, which is
+ * clFinish and clWaitForEvents wait on its events_changed (spinning a
+ * moment first: refcl_context_wait), which is
  * broadcast on every enqueue and every completion. Callbacks and releases
  * run with the lock dropped.
  *
@@ -285,7 +286,7 @@ static void complete(struct refcl_executor *executor,
     bool keep = command->callbacks != NULL;
     bool last = !keep && refcl_object_release(&command->obj);
     struct refcl_callback *due = refcl_event_set_status(command, status);
-    pthread_cond_broadcast(&context->events_changed);
+    refcl_context_changed(context);
     pthread_mutex_unlock(&context->events_lock);
     if (keep) {
         refcl_callbacks_run(command, due);
@@ -295,7 +296,7 @@ static void complete(struct refcl_executor *executor,
     }
     pthread_mutex_lock(&context->events_lock);
     executor->unretired--;
-    pthread_cond_broadcast(&context->events_changed);
+    refcl_context_changed(context);
 }
 
 /* Runs @p command; called and returns with the lock held. */
@@ -351,8 +352,7 @@ static void *worker_main(void *arg)
         else if (executor->stopping)
             break;
         else
-            pthread_cond_wait(&context->events_changed,
-                              &context->events_lock);
+            refcl_context_wait(context);
     }
     pthread_mutex_unlock(&context->events_lock);
     registry_mark(&executor->leaving);
@@ -397,7 +397,7 @@ static cl_int wait_done(struct _cl_context *context, struct _cl_event *command)
 {
     pthread_mutex_lock(&context->events_lock);
     while (!refcl_event_done(command))
-        pthread_cond_wait(&context->events_changed, &context->events_lock);
+        refcl_context_wait(context);
     pthread_mutex_unlock(&context->events_lock);
     cl_int status = atomic_load(&command->status);
     return status < 0 ? status : CL_SUCCESS;
@@ -438,7 +438,7 @@ cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
             executor->unretired++;
             if (command->barrier && !executor->in_order)
                 executor->barrier = created;
-            pthread_cond_broadcast(&context->events_changed);
+            refcl_context_changed(context);
         }
         pthread_mutex_unlock(&context->events_lock);
     }
@@ -460,7 +460,7 @@ void refcl_executor_finish(struct _cl_command_queue *queue)
     pthread_mutex_t *lock = &queue->context->events_lock;
     pthread_mutex_lock(lock);
     while (executor->unretired)
-        pthread_cond_wait(&queue->context->events_changed, lock);
+        refcl_context_wait(queue->context);
     pthread_mutex_unlock(lock);
 }
 
@@ -470,7 +470,7 @@ static void worker_stop(struct refcl_executor *executor)
     struct _cl_context *context = executor->context;
     pthread_mutex_lock(&context->events_lock);
     executor->stopping = true;
-    pthread_cond_broadcast(&context->events_changed);
+    refcl_context_changed(context);
     pthread_mutex_unlock(&context->events_lock);
 }
 
