@@ -22,8 +22,7 @@
  * Internal: refcl_bench --child <figure> <spawn time, ns> measures one
  * sample of a fresh-process figure and prints it on stdout.
  */
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
+#include "bench.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,19 +45,6 @@ extern char **environ;
 /* Thread count meaning "one per online CPU". */
 #define ALL_CPUS (-1)
 
-/** What every loop runs against: the first platform, its first device and
- *  a context on it. */
-struct bench {
-    cl_platform_id platform;
-    cl_device_id device;
-    cl_context context;
-    cl_uint units; /* CL_DEVICE_MAX_COMPUTE_UNITS: EQUALLY 1 makes this many */
-};
-
-/** Makes @p n calls of the API function a figure measures; the first
- *  error, else CL_SUCCESS. Must be safe to run from several threads. */
-typedef cl_int (*loop_fn)(const struct bench *b, long n);
-
 /** Measures one sample in a fresh process spawned at @p t0 (ns). */
 typedef cl_int (*child_fn)(uint64_t t0, double *value);
 
@@ -69,6 +55,7 @@ struct figure {
     loop_fn loop;   /* a hot-loop figure: */
     int threads;    /* 0: ns per call on one thread; else aggregate Mcall/s
                        of this many threads (ALL_CPUS: one per CPU) */
+    const struct work *work; /* or a figure of work (bench/work.c) */
 };
 
 struct options {
@@ -111,6 +98,12 @@ static const char *error_name(cl_int err)
         {CL_INVALID_PROPERTY, "CL_INVALID_PROPERTY"},
         {CL_INVALID_DEVICE_PARTITION_COUNT,
          "CL_INVALID_DEVICE_PARTITION_COUNT"},
+        {CL_INVALID_MEM_OBJECT, "CL_INVALID_MEM_OBJECT"},
+        {CL_INVALID_KERNEL_ARGS, "CL_INVALID_KERNEL_ARGS"},
+        {CL_INVALID_PROGRAM_EXECUTABLE, "CL_INVALID_PROGRAM_EXECUTABLE"},
+        {CL_COMPILER_NOT_AVAILABLE, "CL_COMPILER_NOT_AVAILABLE"},
+        {CL_BUILD_PROGRAM_FAILURE, "CL_BUILD_PROGRAM_FAILURE"},
+        {CL_INVALID_BUFFER_SIZE, "CL_INVALID_BUFFER_SIZE"},
         {-1001, "CL_PLATFORM_NOT_FOUND_KHR"},
         {BENCH_CHILD_FAILED, "child process failed"},
     };
@@ -364,28 +357,39 @@ static cl_int loop_device_and_host_timer(const struct bench *b, long n)
 }
 
 static const struct figure figures[] = {
-    {"startup.process-floor", "us", child_floor, NULL, 0},
-    {"startup.platforms-ready", "us", child_platforms, NULL, 0},
-    {"startup.first-device-ids", "us", child_device_ids, NULL, 0},
-    {"rss.icd-loaded", "KiB", child_rss, NULL, 0},
-    {"events.1m-live", "ms", child_live_events_time, NULL, 0},
-    {"rss.events-1m-live", "KiB", child_live_events_rss, NULL, 0},
-    {"clock-gettime", "ns", NULL, loop_clock, 0},
-    {"device-info.scalar", "ns", NULL, loop_device_scalar, 0},
-    {"device-info.string", "ns", NULL, loop_device_string, 0},
-    {"platform-info.string", "ns", NULL, loop_platform_string, 0},
-    {"context.create-release", "ns", NULL, loop_context, 0},
-    {"subdevices.equally-1", "ns", NULL, loop_subdevices, 0},
-    {"user-event.create-release", "ns", NULL, loop_user_event, 0},
-    {"timer.host", "ns", NULL, loop_host_timer, 0},
-    {"timer.device-and-host", "ns", NULL, loop_device_and_host_timer, 0},
-    {"device-info.threads-1", "Mcall/s", NULL, loop_device_scalar, 1},
-    {"device-info.threads-2", "Mcall/s", NULL, loop_device_scalar, 2},
+    {"startup.process-floor", "us", child_floor, NULL, 0, NULL},
+    {"startup.platforms-ready", "us", child_platforms, NULL, 0, NULL},
+    {"startup.first-device-ids", "us", child_device_ids, NULL, 0, NULL},
+    {"rss.icd-loaded", "KiB", child_rss, NULL, 0, NULL},
+    {"events.1m-live", "ms", child_live_events_time, NULL, 0, NULL},
+    {"rss.events-1m-live", "KiB", child_live_events_rss, NULL, 0, NULL},
+    {"clock-gettime", "ns", NULL, loop_clock, 0, NULL},
+    {"device-info.scalar", "ns", NULL, loop_device_scalar, 0, NULL},
+    {"device-info.string", "ns", NULL, loop_device_string, 0, NULL},
+    {"platform-info.string", "ns", NULL, loop_platform_string, 0, NULL},
+    {"context.create-release", "ns", NULL, loop_context, 0, NULL},
+    {"subdevices.equally-1", "ns", NULL, loop_subdevices, 0, NULL},
+    {"user-event.create-release", "ns", NULL, loop_user_event, 0, NULL},
+    {"timer.host", "ns", NULL, loop_host_timer, 0, NULL},
+    {"timer.device-and-host", "ns", NULL, loop_device_and_host_timer, 0, NULL},
+    {"device-info.threads-1", "Mcall/s", NULL, loop_device_scalar, 1, NULL},
+    {"device-info.threads-2", "Mcall/s", NULL, loop_device_scalar, 2, NULL},
     {"device-info.threads-all", "Mcall/s", NULL, loop_device_scalar,
-     ALL_CPUS},
-    {"context.threads-1", "Mcall/s", NULL, loop_context, 1},
-    {"context.threads-2", "Mcall/s", NULL, loop_context, 2},
-    {"context.threads-all", "Mcall/s", NULL, loop_context, ALL_CPUS},
+     ALL_CPUS, NULL},
+    {"context.threads-1", "Mcall/s", NULL, loop_context, 1, NULL},
+    {"context.threads-2", "Mcall/s", NULL, loop_context, 2, NULL},
+    {"context.threads-all", "Mcall/s", NULL, loop_context, ALL_CPUS, NULL},
+    {"native-kernel.latency", "ns", NULL, NULL, 0, &bench_native_latency},
+    {"saxpy.device", "GB/s", NULL, NULL, 0, &bench_saxpy_device},
+    {"saxpy.c-1-thread", "GB/s", NULL, NULL, 0, &bench_saxpy_c1},
+    {"saxpy.c-all-threads", "GB/s", NULL, NULL, 0, &bench_saxpy_c_all},
+    {"saxpy.units-1", "GB/s", NULL, NULL, 0, &bench_saxpy_units[0]},
+    {"saxpy.units-2", "GB/s", NULL, NULL, 0, &bench_saxpy_units[1]},
+    {"saxpy.units-4", "GB/s", NULL, NULL, 0, &bench_saxpy_units[2]},
+    {"saxpy.units-8", "GB/s", NULL, NULL, 0, &bench_saxpy_units[3]},
+    {"saxpy.units-16", "GB/s", NULL, NULL, 0, &bench_saxpy_units[4]},
+    {"saxpy.units-32", "GB/s", NULL, NULL, 0, &bench_saxpy_units[5]},
+    {"saxpy.units-64", "GB/s", NULL, NULL, 0, &bench_saxpy_units[6]},
 };
 #define FIGURE_COUNT (sizeof(figures) / sizeof(figures[0]))
 
@@ -545,6 +549,12 @@ static cl_int calibrate(loop_fn loop, const struct bench *b, double ms,
     }
 }
 
+/* The figure's loop: its own, or its work's. */
+static loop_fn figure_loop(const struct figure *f)
+{
+    return f->work ? f->work->loop : f->loop;
+}
+
 static cl_int sample(const struct figure *f, const struct bench *b, long n,
                      double *value)
 {
@@ -553,8 +563,11 @@ static cl_int sample(const struct figure *f, const struct bench *b, long n,
     if (f->threads)
         return threads_sample(f->loop, b, thread_count(f), n, value);
     struct span span;
-    cl_int err = time_loop(f->loop, b, n, &span);
-    *value = (double)(span.end - span.begin) / (double)n;
+    cl_int err = time_loop(figure_loop(f), b, n, &span);
+    double ns = (double)(span.end - span.begin);
+    /* Bytes per ns are GB/s. */
+    *value = f->work && f->work->bytes ? f->work->bytes * (double)n / ns
+                                       : ns / (double)n;
     return err;
 }
 
@@ -563,9 +576,13 @@ static void measure(const struct figure *f, const struct bench *b,
                     const struct options *o)
 {
     long n = o->iters;
-    cl_int err = CL_SUCCESS;
-    if (f->loop && !n)
-        err = calibrate(f->loop, b, o->ms, &n);
+    cl_int err = f->work ? f->work->setup(b, f->work->units) : CL_SUCCESS;
+    if (err == BENCH_NOT_HERE) {
+        f->work->teardown();
+        return;
+    }
+    if (err == CL_SUCCESS && figure_loop(f) && !n)
+        err = calibrate(figure_loop(f), b, o->ms, &n);
     int count = f->child ? o->spawns : o->runs;
     double *samples = calloc((size_t)count, sizeof(*samples));
     if (!samples)
@@ -581,6 +598,8 @@ static void measure(const struct figure *f, const struct bench *b,
     }
     fflush(stdout);
     free(samples);
+    if (f->work)
+        f->work->teardown();
 }
 
 /* ---- setup ---- */
