@@ -34,7 +34,10 @@ struct _cl_mem {
     /** A sub-buffer's buffer (retained: it outlives its sub-buffers), else
      *  NULL. */
     struct _cl_mem *parent;
-    char *address;                  /**< host address of byte 0 */
+    /** Host address of byte 0 (refcl_mem_address). NULL for refcl's own
+     *  storage until a command first needs it, and for a sub-buffer of
+     *  such a buffer until then. */
+    char *_Atomic address;
     size_t size;                    /**< CL_MEM_SIZE, never 0 */
     size_t origin;                  /**< CL_MEM_OFFSET in the parent */
     cl_mem_flags flags;             /**< CL_MEM_FLAGS */
@@ -45,8 +48,7 @@ struct _cl_mem {
      *  pages or of a read-only dma_buf): every command that would write
      *  them is CL_INVALID_OPERATION, kernels included. */
     bool read_only_bytes;
-    /** What refcl allocated or mapped for the bytes, given back with the
-     *  object: an OWNED allocation, a DMA_BUF mapping. */
+    /** The mapping of a DMA_BUF import, unmapped with the object. */
     void *allocation;
     size_t allocation_size;
     /** CL_MEM_PROPERTIES as given, 0 included; NULL (size 0) if none. */
@@ -66,14 +68,25 @@ struct _cl_mem {
 };
 REFCL_OBJECT_LAYOUT(struct _cl_mem);
 
+/** Allocates the storage behind @p mem (refcl_mem_address's slow path). */
+void *refcl_mem_materialize(struct _cl_mem *mem);
+
 /**
  * The host address of @p mem's first byte: a sub-buffer's origin inside its
  * parent, a CL_MEM_USE_HOST_PTR buffer's host_ptr. Valid while the object
  * lives (kernels, native kernels and every command use it directly).
+ *
+ * refcl allocates a buffer's own storage when the first command (or
+ * kernel argument) needs it: a buffer never used costs nothing. So the
+ * first call may allocate, and returns NULL when there is no memory for
+ * the bytes; the caller reports CL_MEM_OBJECT_ALLOCATION_FAILURE ("if
+ * there is a failure to allocate memory for the data store associated with
+ * buffer"). Thread-safe.
  */
-static inline void *refcl_mem_address(const struct _cl_mem *mem)
+static inline void *refcl_mem_address(struct _cl_mem *mem)
 {
-    return mem->address;
+    char *address = atomic_load_explicit(&mem->address, memory_order_acquire);
+    return address ? address : refcl_mem_materialize(mem);
 }
 
 /** CL_MEM_SIZE of @p mem: the bytes from refcl_mem_address on. */
@@ -174,8 +187,9 @@ static inline cl_int refcl_mem_writable(const struct _cl_mem *mem)
 }
 
 /**
- * Creates a memory object of @p context over @p size bytes at @p address,
- * stored as @p storage (for REFCL_STORAGE_PARENT, @p parent is retained),
+ * Creates a memory object of @p context over @p size bytes at @p address
+ * (NULL: not allocated yet), stored as @p storage (for
+ * REFCL_STORAGE_PARENT, @p parent is retained),
  * with refcount 1 and no properties. The caller fills in what else applies
  * (host_ptr, allocation, ...).
  * @return the object, or NULL when out of memory.
