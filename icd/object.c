@@ -13,7 +13,9 @@
  * Each pool is cut into stripes, each with its own lock, a chunk of fresh
  * slots and a FIFO quarantine of freed ones, so that threads creating and
  * releasing objects on different CPUs do not share a lock or a free list. A
- * thread uses the stripe of the CPU it runs on. Freed slots wait in the
+ * thread allocates from the stripe of the CPU it runs on; a slot goes back
+ * to the stripe it came from, so that objects created on one thread and
+ * released on another are reused all the same. Freed slots wait in the
  * quarantine before reuse, so a just-released handle stays invalid for a
  * while instead of aliasing the next object created; only when no memory
  * is left for fresh slots are quarantined ones taken early.
@@ -58,6 +60,7 @@ struct pool {
 
 struct refcl_pool_map refcl_pools[REFCL_TYPE_COUNT];
 static struct pool pools[REFCL_TYPE_COUNT];
+
 static pthread_once_t pools_once = PTHREAD_ONCE_INIT;
 
 static void pools_init(void)
@@ -127,11 +130,11 @@ static bool chunk_commit(enum refcl_type type, size_t start)
            errno != ENOMEM;
 }
 
-/* Gives stripe @p stripe the next chunk of fresh slots of its pool,
- * mapping the segment they lie in first if need be. Under the stripe's
- * lock. */
-static bool chunk_take(enum refcl_type type, struct stripe *stripe)
+/* Gives stripe @p s the next chunk of fresh slots of its pool, mapping
+ * the segment they lie in first if need be. Under the stripe's lock. */
+static bool chunk_take(enum refcl_type type, unsigned s)
 {
+    struct stripe *stripe = &pools[type].stripes[s];
     struct pool *pool = &pools[type];
     pthread_mutex_lock(&pool->grow_lock);
     size_t start = pool->handed;
@@ -171,9 +174,10 @@ static unsigned stripe_pick(void)
  * else a fresh one; when @p any_freed (no memory for fresh slots), any
  * freed one. NULL if none. Caller holds the stripe's lock.
  */
-static struct refcl_object *stripe_take(enum refcl_type type,
-                                        struct stripe *stripe, bool any_freed)
+static struct refcl_object *stripe_take(enum refcl_type type, unsigned s,
+                                        bool any_freed)
 {
+    struct stripe *stripe = &pools[type].stripes[s];
     if (stripe->free_count > QUARANTINE ||
         (any_freed && stripe->free_count)) {
         struct refcl_object *obj = stripe->free_head;
@@ -183,7 +187,7 @@ static struct refcl_object *stripe_take(enum refcl_type type,
         return obj;
     }
     if (any_freed ||
-        (stripe->fresh == stripe->fresh_end && !chunk_take(type, stripe)))
+        (stripe->fresh == stripe->fresh_end && !chunk_take(type, s)))
         return NULL;
     return slot_at(type, stripe->fresh++);
 }
@@ -198,8 +202,27 @@ static void slot_clear(struct refcl_object *obj)
     memset(p + tail, 0, REFCL_SLOT_SIZE - tail);
 }
 
-/* Takes a slot from stripe @p s and makes it a live object. Under the
- * stripe lock, disp_data included: see refcl_objects_set_disp_data. */
+/* Makes slot @p obj of stripe @p s a live object of @p type. Under the
+ * stripe's lock, disp_data included: see refcl_objects_set_disp_data. */
+static void slot_init(struct refcl_object *obj, enum refcl_type type,
+                      unsigned s, struct refcl_object *parent,
+                      struct _cl_platform_id *platform,
+                      const struct _cl_icd_dispatch *dispatch)
+{
+    const struct refcl_object *source =
+        parent ? parent : (const struct refcl_object *)platform;
+    slot_clear(obj);
+    obj->dispatch = source ? source->dispatch : dispatch;
+    obj->disp_data = source ? source->disp_data : NULL;
+    obj->platform = platform;
+    obj->parent = parent;
+    obj->stripe = s;
+    atomic_init(&obj->refcount, 1);
+    atomic_store_explicit(&obj->state, REFCL_LIVE_TAG(type),
+                          memory_order_release);
+}
+
+/* Takes a slot from stripe @p s and makes it a live object. */
 static struct refcl_object *stripe_alloc(enum refcl_type type, unsigned s,
                                          bool any_freed,
                                          struct refcl_object *parent,
@@ -208,20 +231,23 @@ static struct refcl_object *stripe_alloc(enum refcl_type type, unsigned s,
 {
     struct stripe *stripe = &pools[type].stripes[s];
     pthread_mutex_lock(&stripe->lock);
-    struct refcl_object *obj = stripe_take(type, stripe, any_freed);
-    if (obj) {
-        const struct refcl_object *source =
-            parent ? parent : (const struct refcl_object *)platform;
-        slot_clear(obj);
-        obj->dispatch = source ? source->dispatch : dispatch;
-        obj->disp_data = source ? source->disp_data : NULL;
-        obj->platform = platform;
-        obj->parent = parent;
-        atomic_init(&obj->refcount, 1);
-        atomic_store_explicit(&obj->state, REFCL_LIVE_TAG(type),
-                              memory_order_release);
-    }
+    struct refcl_object *obj = stripe_take(type, s, any_freed);
+    if (obj)
+        slot_init(obj, type, s, parent, platform, dispatch);
     pthread_mutex_unlock(&stripe->lock);
+    return obj;
+}
+
+/* Out of memory for fresh slots: a quarantined slot of any stripe. */
+__attribute__((cold, noinline)) static struct refcl_object *
+alloc_any_freed(enum refcl_type type, unsigned first,
+                struct refcl_object *parent, struct _cl_platform_id *platform,
+                const struct _cl_icd_dispatch *dispatch)
+{
+    struct refcl_object *obj = NULL;
+    for (unsigned i = 0; !obj && i < STRIPES; i++)
+        obj = stripe_alloc(type, (first + i) % STRIPES, true, parent,
+                           platform, dispatch);
     return obj;
 }
 
@@ -230,14 +256,11 @@ void *refcl_object_alloc(enum refcl_type type, struct refcl_object *parent,
                          const struct _cl_icd_dispatch *dispatch)
 {
     pthread_once(&pools_once, pools_init);
-    unsigned first = stripe_pick();
+    unsigned s = stripe_pick();
     struct refcl_object *obj =
-        stripe_alloc(type, first, false, parent, platform, dispatch);
-    /* Out of memory for fresh slots: a quarantined one of any stripe. */
-    for (unsigned i = 0; !obj && i < STRIPES; i++)
-        obj = stripe_alloc(type, (first + i) % STRIPES, true, parent,
-                           platform, dispatch);
-    return obj;
+        stripe_alloc(type, s, false, parent, platform, dispatch);
+    return obj ? obj
+               : alloc_any_freed(type, s, parent, platform, dispatch);
 }
 
 void refcl_object_free(struct refcl_object *obj)
@@ -246,7 +269,7 @@ void refcl_object_free(struct refcl_object *obj)
         (enum refcl_type)(atomic_load_explicit(&obj->state,
                                                memory_order_relaxed) &
                           0xffffu);
-    struct stripe *stripe = &pools[type].stripes[stripe_pick()];
+    struct stripe *stripe = &pools[type].stripes[obj->stripe];
     atomic_store_explicit(&obj->state, 0, memory_order_release);
     pthread_mutex_lock(&stripe->lock);
     obj->parent = NULL;

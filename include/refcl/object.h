@@ -48,6 +48,7 @@ struct refcl_object {
     atomic_uint refcount;
     struct refcl_object *parent;             /**< creator, or NULL */
     struct _cl_platform_id *platform;        /**< owning platform */
+    unsigned stripe;                         /**< pool stripe of its slot */
 };
 
 _Static_assert(offsetof(struct refcl_object, dispatch) == 0,
@@ -99,26 +100,44 @@ struct refcl_pool_map {
 extern struct refcl_pool_map refcl_pools[REFCL_TYPE_COUNT]
     __attribute__((visibility("hidden")));
 
-/** True if @p handle is a live object of @p type handed out by refcl. The
- *  first segment holds every object of most programs: one comparison. */
+/** Bytes of a pool's first segment. */
+#define REFCL_SEGMENT0_BYTES (REFCL_SEGMENT0_SLOTS * REFCL_SLOT_SIZE)
+
+/** True if @p obj, a slot of a mapped segment, holds a live @p type. */
+static inline bool refcl_slot_live(const struct refcl_object *obj,
+                                   enum refcl_type type)
+{
+    return atomic_load_explicit(&obj->state, memory_order_acquire) ==
+           REFCL_LIVE_TAG(type);
+}
+
+/** True if @p handle is a live object of @p type handed out by refcl.
+ *  Inline, and cheapest for the first segment, which holds every object of
+ *  most programs; no call, so that the entry points that start with it
+ *  need no stack frame. */
 static inline bool refcl_object_valid(const void *handle,
                                       enum refcl_type type)
 {
     const struct refcl_pool_map *pool = &refcl_pools[type];
-    for (unsigned k = 0; k < REFCL_SEGMENTS; k++) {
-        uintptr_t base =
-            atomic_load_explicit(&pool->base[k], memory_order_acquire);
-        uintptr_t offset = (uintptr_t)handle - base;
-        if (!base)
-            return false;
-        if (offset < (REFCL_SEGMENT0_SLOTS * REFCL_SLOT_SIZE) << k) {
-            const struct refcl_object *obj = handle;
-            return offset % REFCL_SLOT_SIZE == 0 &&
-                   atomic_load_explicit(&obj->state, memory_order_acquire) ==
-                       REFCL_LIVE_TAG(type);
+    uintptr_t base = atomic_load_explicit(&pool->base[0],
+                                          memory_order_acquire);
+    uintptr_t offset = (uintptr_t)handle - base;
+    if (!base)
+        return false;
+    if (__builtin_expect(offset >= REFCL_SEGMENT0_BYTES, 0)) {
+        unsigned k = 1;
+        for (;; k++) {
+            if (k == REFCL_SEGMENTS)
+                return false;
+            base = atomic_load_explicit(&pool->base[k], memory_order_acquire);
+            offset = (uintptr_t)handle - base;
+            if (!base)
+                return false;
+            if (offset < REFCL_SEGMENT0_BYTES << k)
+                break;
         }
     }
-    return false;
+    return offset % REFCL_SLOT_SIZE == 0 && refcl_slot_live(handle, type);
 }
 
 /** The spec's CL_INVALID_<TYPE> code for @p type. */

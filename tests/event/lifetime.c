@@ -28,13 +28,17 @@ static const char *const observe_names[] = {
     "clWaitForEvents", "clFinish", "user-event chain", "event callback"};
 
 static cl_device_id device;
-static _Atomic int destroyed; /* counted by the destructor callback */
+static pthread_t main_thread;
+/* Counted by the destructor callback: every call, and those made on the
+ * thread that released the context (the test's only thread). */
+static _Atomic int destroyed, destroyed_here;
 
 static void CL_CALLBACK context_destroyed(cl_context context, void *data)
 {
     (void)context;
     (void)data;
     destroyed++;
+    destroyed_here += pthread_equal(pthread_self(), main_thread) != 0;
 }
 
 /* The event callback's signal. */
@@ -105,7 +109,7 @@ static cl_event run_and_observe(cl_context context, cl_command_queue queue,
 
 /* One round; @p event_last releases the context first and the event last.
  * @return true when the context was destroyed by the release that dropped
- * the application's last reference to it. */
+ * the application's last reference to it, on this thread. */
 static bool round_trip(enum observe how, cl_command_queue_properties props,
                        bool event_last, int threads)
 {
@@ -113,7 +117,7 @@ static bool round_trip(enum observe how, cl_command_queue_properties props,
     cl_command_queue queue;
     if (!test_context_queue(device, props, &context, &queue))
         return false;
-    destroyed = 0;
+    destroyed = destroyed_here = 0;
     CHECK_EQ(clSetContextDestructorCallback(context, context_destroyed, NULL),
              CL_SUCCESS);
     cl_event event = run_and_observe(context, queue, how);
@@ -133,7 +137,7 @@ static bool round_trip(enum observe how, cl_command_queue_properties props,
                             "expected %d\n", left, threads);
         CHECK_EQ(clReleaseContext(context), CL_SUCCESS);
     }
-    return ok && destroyed == 1;
+    return ok && destroyed == 1 && destroyed_here == 1;
 }
 
 static double seconds(void)
@@ -207,6 +211,7 @@ int main(void)
     cl_platform_id platform;
     if (!test_first_device(&platform, &device))
         return 1;
+    main_thread = pthread_self();
     int threads = test_thread_baseline();
     check_pending_holds_queue();
     for (int how = 0; how < OBSERVE_COUNT; how++)
