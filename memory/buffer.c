@@ -95,7 +95,8 @@ struct _cl_mem *refcl_mem_create(struct _cl_context *context,
     mem->storage = storage;
     atomic_init(&mem->address, address);
     mem->size = size;
-    pthread_mutex_init(&mem->map_lock, NULL);
+    /* A default mutex: its static initializer costs a store, not a call. */
+    mem->map_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
     return mem;
 }
 
@@ -192,20 +193,19 @@ cl_int refcl_mem_check(const struct _cl_mem *mem,
 
 /* ---- clCreateBuffer --------------------------------------------------- */
 
-/* CL_DEVICE_MAX_MEM_ALLOC_SIZE of the device of @p context that allows
- * the most: CL_INVALID_BUFFER_SIZE "if size is greater than
- * CL_DEVICE_MAX_MEM_ALLOC_SIZE for all devices in context". */
-static cl_ulong max_alloc_size(const struct _cl_context *context)
+cl_ulong refcl_max_alloc_size(const struct _cl_context *context)
 {
-    cl_ulong most = 0;
-    for (cl_uint i = 0; i < context->num_devices; i++) {
-        cl_ulong size = 0;
-        refcl_clGetDeviceInfo(context->devices[i],
+    /* Every refcl device, root or sub-device, answers the same (a quarter
+     * of the machine's memory): asked once. */
+    static _Atomic cl_ulong answer;
+    cl_ulong size = atomic_load_explicit(&answer, memory_order_relaxed);
+    if (!size) {
+        refcl_clGetDeviceInfo(context->devices[0],
                               CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(size),
                               &size, NULL);
-        most = size > most ? size : most;
+        atomic_store_explicit(&answer, size, memory_order_relaxed);
     }
-    return most;
+    return size;
 }
 
 /* Creation's arguments. */
@@ -247,7 +247,7 @@ static cl_int request_check(struct buffer_request *req)
         return CL_INVALID_VALUE;
     /* CL_INVALID_BUFFER_SIZE "if size is zero", "if size is greater than
      * CL_DEVICE_MAX_MEM_ALLOC_SIZE for all devices in context". */
-    if (req->size == 0 || req->size > max_alloc_size(req->context))
+    if (req->size == 0 || req->size > refcl_max_alloc_size(req->context))
         return CL_INVALID_BUFFER_SIZE;
     /* CL_INVALID_HOST_PTR "if host_ptr is NULL, and CL_MEM_USE_HOST_PTR or
      * CL_MEM_COPY_HOST_PTR are set in flags", "if host_ptr is not NULL but

@@ -111,6 +111,10 @@ static struct refcl_mapping *mapping_take(struct _cl_mem *mem, const void *ptr)
 
 void refcl_mappings_drop(struct _cl_mem *mem)
 {
+    /* The map count counts @p mem's records: none, nothing to look for
+     * (and no lock to take on every release). */
+    if (atomic_load_explicit(&mem->map_count, memory_order_relaxed) == 0)
+        return;
     struct _cl_mem *root = refcl_mem_root(mem);
     pthread_mutex_lock(&root->map_lock);
     for (struct refcl_mapping **p = &root->mappings; *p;) {

@@ -145,16 +145,9 @@ static bool svm_request_valid(const struct _cl_context *context,
                               cl_svm_mem_flags flags, size_t size,
                               cl_uint alignment)
 {
-    cl_ulong max = 0;
-    for (cl_uint i = 0; i < context->num_devices; i++) {
-        cl_ulong device_max = 0;
-        refcl_clGetDeviceInfo(context->devices[i],
-                              CL_DEVICE_MAX_MEM_ALLOC_SIZE,
-                              sizeof(device_max), &device_max, NULL);
-        max = i == 0 || device_max < max ? device_max : max;
-    }
     return refcl_mem_flags_valid(flags, SVM_FLAGS) &&
-           !(flags & CL_MEM_SVM_ATOMICS) && size != 0 && size <= max &&
+           !(flags & CL_MEM_SVM_ATOMICS) && size != 0 &&
+           size <= refcl_max_alloc_size(context) &&
            (alignment & (alignment - 1)) == 0 && alignment <= SVM_ALIGN_MAX;
 }
 

@@ -63,31 +63,6 @@ static void log_reset(void)
     pthread_mutex_unlock(&log_lock);
 }
 
-/* The event callback's signal. */
-static pthread_mutex_t signal_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t signal_cond = PTHREAD_COND_INITIALIZER;
-static int signalled;
-
-static void CL_CALLBACK completed(cl_event event, cl_int status, void *data)
-{
-    (void)event;
-    (void)data;
-    CHECK_EQ(status, CL_COMPLETE);
-    pthread_mutex_lock(&signal_lock);
-    signalled = 1;
-    pthread_cond_signal(&signal_cond);
-    pthread_mutex_unlock(&signal_lock);
-}
-
-static void wait_for_signal(void)
-{
-    pthread_mutex_lock(&signal_lock);
-    while (!signalled)
-        pthread_cond_wait(&signal_cond, &signal_lock);
-    signalled = 0;
-    pthread_mutex_unlock(&signal_lock);
-}
-
 /* Copies into a fresh buffer, sees the copy complete the @p how way,
  * releases the buffer. @return true when the destructor had run on this
  * thread by then. */
@@ -118,9 +93,10 @@ static bool round_trip(cl_command_queue queue, cl_mem src, enum observe how)
                  CL_SUCCESS);
         break;
     case CALLBACK:
-        CHECK_EQ(clSetEventCallback(event, CL_COMPLETE, completed, NULL),
+        CHECK_EQ(clSetEventCallback(event, CL_COMPLETE, test_signal_complete,
+                                    NULL),
                  CL_SUCCESS);
-        wait_for_signal();
+        test_signal_wait();
         break;
     default:
         break;
