@@ -1,7 +1,8 @@
 /*
  * What refcl_bench's figures share (bench/refcl_bench.c), and the figures
- * of work on the device (bench/work.c): native kernels, a saxpy through
- * the ICD next to a plain C loop.
+ * that need things made first: memory objects (bench/memory.c), work on
+ * the device (bench/work.c: native kernels, a saxpy through the ICD next
+ * to a plain C loop).
  */
 #ifndef REFCL_BENCH_H
 #define REFCL_BENCH_H
@@ -41,6 +42,14 @@ struct work {
 /** Elements of the saxpy figures: 64 Mi floats. */
 #define BENCH_SAXPY_N ((size_t)64 * 1024 * 1024)
 
+/* bench/memory.c */
+extern const struct work bench_buffer_create;
+extern const struct work bench_memcpy_64m;
+extern const struct work bench_copy_buffer_64m;
+extern const struct work bench_map_unmap_64m;
+extern const struct work bench_write_buffer_4b;
+
+/* bench/work.c */
 extern const struct work bench_native_latency;
 extern const struct work bench_saxpy_device;
 extern const struct work bench_saxpy_c1;

@@ -53,9 +53,11 @@ struct figure {
     const char *unit;
     child_fn child; /* a fresh-process figure, or */
     loop_fn loop;   /* a hot-loop figure: */
-    int threads;    /* 0: ns per call on one thread; else aggregate Mcall/s
-                       of this many threads (ALL_CPUS: one per CPU) */
-    const struct work *work; /* or a figure of work (bench/work.c) */
+    int threads;    /* 0: time per call on one thread, in unit (ns or
+                       us); else aggregate Mcall/s of this many threads
+                       (ALL_CPUS: one per CPU) */
+    const struct work *work; /* or a figure of work (bench/work.c,
+                                bench/memory.c) */
 };
 
 struct options {
@@ -98,12 +100,14 @@ static const char *error_name(cl_int err)
         {CL_INVALID_PROPERTY, "CL_INVALID_PROPERTY"},
         {CL_INVALID_DEVICE_PARTITION_COUNT,
          "CL_INVALID_DEVICE_PARTITION_COUNT"},
+        {CL_MEM_OBJECT_ALLOCATION_FAILURE, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
         {CL_INVALID_MEM_OBJECT, "CL_INVALID_MEM_OBJECT"},
+        {CL_INVALID_BUFFER_SIZE, "CL_INVALID_BUFFER_SIZE"},
+        {CL_INVALID_COMMAND_QUEUE, "CL_INVALID_COMMAND_QUEUE"},
         {CL_INVALID_KERNEL_ARGS, "CL_INVALID_KERNEL_ARGS"},
         {CL_INVALID_PROGRAM_EXECUTABLE, "CL_INVALID_PROGRAM_EXECUTABLE"},
         {CL_COMPILER_NOT_AVAILABLE, "CL_COMPILER_NOT_AVAILABLE"},
         {CL_BUILD_PROGRAM_FAILURE, "CL_BUILD_PROGRAM_FAILURE"},
-        {CL_INVALID_BUFFER_SIZE, "CL_INVALID_BUFFER_SIZE"},
         {-1001, "CL_PLATFORM_NOT_FOUND_KHR"},
         {BENCH_CHILD_FAILED, "child process failed"},
     };
@@ -370,6 +374,11 @@ static const struct figure figures[] = {
     {"context.create-release", "ns", NULL, loop_context, 0, NULL},
     {"subdevices.equally-1", "ns", NULL, loop_subdevices, 0, NULL},
     {"user-event.create-release", "ns", NULL, loop_user_event, 0, NULL},
+    {"buffer.create-release", "ns", NULL, NULL, 0, &bench_buffer_create},
+    {"memcpy.64m", "us", NULL, NULL, 0, &bench_memcpy_64m},
+    {"copy-buffer.64m", "us", NULL, NULL, 0, &bench_copy_buffer_64m},
+    {"map-unmap.64m", "us", NULL, NULL, 0, &bench_map_unmap_64m},
+    {"write-buffer.4b", "ns", NULL, NULL, 0, &bench_write_buffer_4b},
     {"timer.host", "ns", NULL, loop_host_timer, 0, NULL},
     {"timer.device-and-host", "ns", NULL, loop_device_and_host_timer, 0, NULL},
     {"device-info.threads-1", "Mcall/s", NULL, loop_device_scalar, 1, NULL},
@@ -568,6 +577,8 @@ static cl_int sample(const struct figure *f, const struct bench *b, long n,
     /* Bytes per ns are GB/s. */
     *value = f->work && f->work->bytes ? f->work->bytes * (double)n / ns
                                        : ns / (double)n;
+    if (strcmp(f->unit, "us") == 0)
+        *value /= 1e3;
     return err;
 }
 

@@ -102,6 +102,7 @@ static const struct function functions[] = {
     FUNCTION_REACH(clIcdGetPlatformIDsKHR, EXTENSION)
     FUNCTION_REACH(clIcdGetFunctionAddressForPlatformKHR, ICD2_EXTENSION)
     FUNCTION_REACH(clIcdSetPlatformDispatchDataKHR, ICD2_EXTENSION)
+    FUNCTION_REACH(clImportMemoryARM, EXTENSION) /* cl_arm_import_memory */
 };
 #undef FUNCTION
 #undef FUNCTION_REACH

@@ -3,6 +3,7 @@
  * unloading refcl (dlopen/dlclose) leaks nothing.
  */
 #include "refcl/device.h"
+#include "refcl/memory.h"
 #include "refcl/object.h"
 #include "refcl/queue.h"
 #include "refcl/workers.h"
@@ -15,6 +16,7 @@ __attribute__((destructor)) static void refcl_library_unload(void)
     /* Then the devices' teams, which those workers' commands used; before
      * the root devices go, and hwloc with them. */
     refcl_teams_teardown();
+    refcl_svm_teardown();
     refcl_root_devices_teardown();
     refcl_objects_teardown();
 }

@@ -13,9 +13,10 @@ cl_device_type, error codes, ...), the #defines that follow the family's
 comment in the Khronos headers (`/* cl_device_info */`), as {value, "NAME"}.
 
 trace_wrappers.inc: one wrapper per dispatch slot (and per cl_khr_icd
-function) that calls refcl_<name> and logs one line. Parameter lists come
-from the Khronos prototypes (cl.h, cl_ext.h, cl_gl.h, cl_egl.h), or from
-include/refcl/api.h for the Direct3D/DX9 and cl_khr_icd functions; how each
+function and extension function) that calls refcl_<name> and logs one line.
+Parameter lists come from the Khronos prototypes (cl.h, cl_ext.h, cl_gl.h,
+cl_egl.h), or from include/refcl/api.h for the Direct3D/DX9, cl_khr_icd and
+extension functions; how each
 parameter is printed follows from its type and its neighbours (see
 classify()).
 
@@ -36,6 +37,8 @@ PROTOTYPE_HEADERS = ["cl.h", "cl_ext.h", "cl_gl.h", "cl_egl.h"]
 ICD_FUNCTIONS = ["clIcdGetPlatformIDsKHR",
                  "clIcdGetFunctionAddressForPlatformKHR",
                  "clIcdSetPlatformDispatchDataKHR"]
+# Extension functions without a dispatch slot, wrapped like the rest.
+EXTENSION_FUNCTIONS = ["clImportMemoryARM"]
 
 HANDLES = {
     "cl_platform_id": "REFCL_PLATFORM", "cl_device_id": "REFCL_DEVICE",
@@ -409,7 +412,7 @@ def main():
 
     families = read_families(args.headers)
     prototypes = read_prototypes(args.headers)
-    functions = read_slots() + ICD_FUNCTIONS
+    functions = read_slots() + ICD_FUNCTIONS + EXTENSION_FUNCTIONS
     missing = [f for f in functions if f not in prototypes]
     if missing:
         sys.exit("no prototype for: " + ", ".join(missing))
