@@ -199,9 +199,9 @@ static cl_int buffer_arg(const struct _cl_kernel *kernel,
      * object when the specified arg_value is not a valid memory object"
      * (an object of another type included, and a memory object that is
      * not a buffer: "the memory object specified as argument value must
-     * be a buffer object"); CL_INVALID_CONTEXT "if the context associated
-     * with kernel and an OpenCL object pointed to by arg_value are not the
-     * same". */
+     * be a buffer object"), and a buffer of another context: "The memory
+     * object must be created with the context associated with the kernel
+     * object". */
     cl_int status =
         mem ? refcl_kernel_buffer_check(kernel->context, mem) : CL_SUCCESS;
     if (status == CL_SUCCESS)
@@ -270,9 +270,10 @@ cl_int CL_API_CALL refcl_clSetKernelArgSVMPointer(cl_kernel kernel,
      * "The SVM pointer can only be used for arguments that are declared to
      * be a pointer to global or constant memory", "must be aligned
      * according to the arguments type", and is "the pointer returned by
-     * clSVMAlloc or ... a pointer offset into the SVM region" (refcl has
-     * no fine-grain system SVM). NULL is the NULL pointer, as with a NULL
-     * buffer. */
+     * clSVMAlloc or ... a pointer offset into the SVM region" — or, with
+     * the fine-grain system SVM every refcl device has, any host pointer
+     * (refcl_kernel_svm_room). NULL is the NULL pointer,
+     * as with a NULL buffer. */
     bool pointer = desc->kind == REFCL_ARG_GLOBAL ||
                    desc->kind == REFCL_ARG_CONSTANT;
     if (!pointer || (uintptr_t)arg_value % desc->size != 0 ||

@@ -5,10 +5,9 @@
  *
  * "The data pointed to by args and cb_args bytes in size will be copied
  * and a pointer to this copied region will be passed to user_func": the
- * copy is made at enqueue, and just before the function runs the memory
- * object handles at the positions args_mem_loc gives are replaced by the
- * host addresses of the buffers of mem_list, which the command holds
- * until it is done.
+ * copy is made at enqueue, and in it the memory object handles at the
+ * positions args_mem_loc gives are replaced by the host addresses of the
+ * buffers of mem_list, which the command holds until it is done.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,10 +75,13 @@ static void command_free(struct native_command *c)
 }
 
 /* The command, its copy of args and its lists in one allocation, the
- * buffers held. NULL when out of memory. */
-static struct native_command *command_make(
-    void(CL_CALLBACK *user_func)(void *), const void *args, size_t cb_args,
-    cl_uint num_mems, const cl_mem *mem_list, const void **args_mem_loc)
+ * buffers held and their addresses written into the copy: the storage of
+ * a buffer is allocated by its first use, here, where a failure can still
+ * be reported. */
+static cl_int command_make(void(CL_CALLBACK *user_func)(void *),
+                           const void *args, size_t cb_args, cl_uint num_mems,
+                           const cl_mem *mem_list, const void **args_mem_loc,
+                           struct native_command **out)
 {
     size_t lists = num_mems * (sizeof(struct _cl_mem *) + sizeof(size_t));
     size_t head = sizeof(struct native_command) + lists;
@@ -88,10 +90,10 @@ static struct native_command *command_make(
     size_t align = _Alignof(max_align_t);
     size_t at_args = (head + align - 1) / align * align;
     if (cb_args > SIZE_MAX - at_args)
-        return NULL;
+        return CL_OUT_OF_HOST_MEMORY;
     struct native_command *c = malloc(at_args + cb_args);
     if (!c)
-        return NULL;
+        return CL_OUT_OF_HOST_MEMORY;
     c->fn = user_func;
     c->num_mems = num_mems;
     c->mems = (struct _cl_mem **)(c + 1);
@@ -99,26 +101,36 @@ static struct native_command *command_make(
     c->args = cb_args ? (char *)c + at_args : NULL;
     if (cb_args)
         memcpy(c->args, args, cb_args);
+    cl_int status = CL_SUCCESS;
     for (cl_uint i = 0; i < num_mems; i++) {
         c->mems[i] = mem_list[i];
         c->at[i] = (size_t)((uintptr_t)args_mem_loc[i] - (uintptr_t)args);
         if (c->mems[i])
             refcl_kernel_buffer_hold(c->mems[i]);
     }
-    return c;
+    /* "Before the user function is executed, the memory object handles are
+     * replaced by pointers to global memory": the addresses do not change
+     * while the command holds the buffers. CL_MEM_OBJECT_ALLOCATION_FAILURE
+     * "if there is a failure to allocate memory for data store associated
+     * with buffer objects specified as arguments to kernel". */
+    for (cl_uint i = 0; i < num_mems; i++) {
+        void *address = NULL;
+        if (c->mems[i] && !(address = refcl_kernel_buffer_address(c->mems[i])))
+            status = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        memcpy((char *)c->args + c->at[i], &address, sizeof(address));
+    }
+    if (status != CL_SUCCESS) {
+        command_free(c);
+        return status;
+    }
+    *out = c;
+    return CL_SUCCESS;
 }
 
-/* "Before the user function is executed, the memory object handles are
- * replaced by pointers to global memory." */
 static cl_int native_run(void *payload, struct _cl_command_queue *queue)
 {
     (void)queue;
     struct native_command *c = payload;
-    for (cl_uint i = 0; i < c->num_mems; i++) {
-        void *address =
-            c->mems[i] ? refcl_kernel_buffer_address(c->mems[i]) : NULL;
-        memcpy((char *)c->args + c->at[i], &address, sizeof(address));
-    }
     c->fn(c->args);
     return CL_COMPLETE;
 }
@@ -159,11 +171,11 @@ cl_int CL_API_CALL refcl_clEnqueueNativeKernel(
         status = refcl_wait_list_check(queue->context, num_events, wait_list);
     if (status != CL_SUCCESS)
         return status;
-    struct native_command *c = command_make(user_func, args, cb_args,
-                                            num_mem_objects, mem_list,
-                                            args_mem_loc);
-    if (!c)
-        return CL_OUT_OF_HOST_MEMORY;
+    struct native_command *c;
+    status = command_make(user_func, args, cb_args, num_mem_objects, mem_list,
+                          args_mem_loc, &c);
+    if (status != CL_SUCCESS)
+        return status;
     struct refcl_command command = {
         .type = CL_COMMAND_NATIVE_KERNEL,
         .num_events = num_events,

@@ -227,7 +227,21 @@ static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
      * object is created is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN". */
     if (refcl_kernel_buffer_misaligned(arg->mem))
         return CL_MISALIGNED_SUB_BUFFER_OFFSET;
+    /* The bytes of an import of read-only memory are never written
+     * (refcl/memory.h): a kernel that writes its argument is refused as
+     * the memory commands that write are. */
+    const struct refcl_builtin_arg *desc = &c->builtin->args[i];
+    if (desc->kind == REFCL_ARG_GLOBAL &&
+        !(desc->qualifier & CL_KERNEL_ARG_TYPE_CONST) &&
+        refcl_kernel_buffer_read_only(arg->mem))
+        return CL_INVALID_OPERATION;
+    /* CL_MEM_OBJECT_ALLOCATION_FAILURE "if there is a failure to allocate
+     * memory for data store associated with image or buffer objects
+     * specified as arguments to kernel": a buffer's storage is allocated
+     * by its first use. */
     reach->ptr = refcl_kernel_buffer_address(arg->mem);
+    if (!reach->ptr)
+        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
     reach->room = refcl_kernel_buffer_size(arg->mem);
     /* "If the argument is declared with the constant qualifier, the size
      * in bytes of the memory object cannot exceed

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "refcl/memory.h"
 #include "refcl/object.h"
 
 /** The most arguments a built-in kernel takes. */
@@ -159,9 +160,9 @@ void refcl_kernel_release(struct _cl_kernel *kernel);
 /** CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: the spec's minimum, 64 KiB. */
 #define REFCL_MAX_CONSTANT_BUFFER_SIZE (64u * 1024u)
 
-/** CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (long16); also how refcl aligns
- *  each __local argument. */
-#define REFCL_BASE_ADDR_ALIGN 128u
+/** CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (long16, refcl/memory.h); also
+ *  how refcl aligns each __local argument. */
+#define REFCL_BASE_ADDR_ALIGN REFCL_MEM_BASE_ALIGN
 
 /** The most bytes of __local memory a work-group may use:
  *  CL_DEVICE_LOCAL_MEM_SIZE. */
@@ -170,20 +171,25 @@ cl_ulong refcl_local_mem_size(void);
 /* What kernels need of memory objects (kernel/memory.c). */
 
 /** CL_SUCCESS if @p mem is a live buffer of @p context; else
- *  CL_INVALID_MEM_OBJECT, or CL_INVALID_CONTEXT for a buffer of another
- *  context. */
+ *  CL_INVALID_MEM_OBJECT (a buffer of another context included). */
 cl_int refcl_kernel_buffer_check(const struct _cl_context *context,
                                  const struct _cl_mem *mem);
 
 /** Bytes of the buffer @p mem (checked). */
 size_t refcl_kernel_buffer_size(const struct _cl_mem *mem);
 
-/** Host address of the first byte of the buffer @p mem (checked). */
-void *refcl_kernel_buffer_address(const struct _cl_mem *mem);
+/** Host address of the first byte of the buffer @p mem (checked); its
+ *  storage is allocated by the first call (refcl_mem_address), NULL when
+ *  that fails. */
+void *refcl_kernel_buffer_address(struct _cl_mem *mem);
 
 /** True if @p mem (checked) is a sub-buffer whose origin is not a
  *  multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN. */
 bool refcl_kernel_buffer_misaligned(const struct _cl_mem *mem);
+
+/** True if the bytes of @p mem (checked) may not be written (an import of
+ *  read-only memory). */
+bool refcl_kernel_buffer_read_only(const struct _cl_mem *mem);
 
 /** Keeps @p mem (checked) alive for a command; refcl_kernel_buffer_put
  *  lets go again. */
@@ -194,7 +200,9 @@ void refcl_kernel_buffer_put(struct _cl_mem *mem);
 bool refcl_kernel_svm_supported(const struct _cl_context *context);
 
 /** Bytes from @p ptr to the end of the SVM allocation of @p context that
- *  holds it; 0 if none does. */
+ *  holds it; with fine-grain system SVM, a pointer in no allocation
+ *  reaches to the end of the address space (the application answers for
+ *  it). */
 size_t refcl_kernel_svm_room(const struct _cl_context *context,
                              const void *ptr);
 
