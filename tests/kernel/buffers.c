@@ -11,7 +11,6 @@
  * pending: it lives until the kernel is done, and its destructor callback
  * runs after the kernel, seeing what the kernel wrote.
  */
-#include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -316,26 +315,6 @@ static void check_reduce(void)
 
 /* ---- where refcl_cpu_id runs ------------------------------------------- */
 
-/* True if this process may bind a thread to one CPU. */
-static void *try_bind(void *arg)
-{
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one);
-    *(int *)arg = sched_setaffinity(0, sizeof(one), &one) == 0;
-    return NULL;
-}
-
-static bool binding_allowed(void)
-{
-    int ok = 0;
-    pthread_t thread;
-    if (pthread_create(&thread, NULL, try_bind, &ok) != 0)
-        return false;
-    pthread_join(thread, NULL);
-    return ok;
-}
-
 /* Every element of refcl_cpu_id on each EQUALLY 1 sub-device is that
  * sub-device's one processing unit. */
 static void check_cpu_id(void)
@@ -344,7 +323,8 @@ static void check_cpu_id(void)
     clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units),
                     &units, NULL);
     const char *bind = getenv("REFCL_BIND");
-    if (units < 2 || (bind && strcmp(bind, "0") == 0) || !binding_allowed()) {
+    if (units < 2 || (bind && strcmp(bind, "0") == 0) ||
+        !test_binding_allowed()) {
         printf("refcl_cpu_id on sub-devices: binding cannot be tested here\n");
         return;
     }
@@ -539,10 +519,10 @@ static void check_svm(void)
                              &caps, NULL),
              CL_SUCCESS);
     CHECK(caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER);
-    float *x = clSVMAlloc(context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER,
-                          N * sizeof(float), 0);
-    float *y = clSVMAlloc(context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER,
-                          N * sizeof(float), 0);
+    const cl_svm_mem_flags fine =
+        CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER;
+    float *x = clSVMAlloc(context, fine, N * sizeof(float), 0);
+    float *y = clSVMAlloc(context, fine, N * sizeof(float), 0);
     CHECK(x && y);
     if (!x || !y)
         return;

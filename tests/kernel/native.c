@@ -15,7 +15,6 @@
  * one line on stderr, work runs unbound).
  */
 #include <errno.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -408,27 +407,6 @@ static void check_sub_devices(void)
     }
 }
 
-/* True if this process may bind a thread to one CPU (containers and
- * schedulers may forbid it). */
-static void *try_bind(void *arg)
-{
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one);
-    *(int *)arg = sched_setaffinity(0, sizeof(one), &one) == 0;
-    return NULL;
-}
-
-static bool binding_allowed(void)
-{
-    int ok = 0;
-    pthread_t thread;
-    if (pthread_create(&thread, NULL, try_bind, &ok) != 0)
-        return false;
-    pthread_join(thread, NULL);
-    return ok;
-}
-
 /* ---- stderr ----------------------------------------------------------------- */
 
 static int saved_stderr = -1;
@@ -488,7 +466,8 @@ int main(void)
     clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units),
                     &units, NULL);
     bool skip = false;
-    if (strcmp(mode, "bound") == 0 && (units < 2 || !binding_allowed())) {
+    if (strcmp(mode, "bound") == 0 &&
+        (units < 2 || !test_binding_allowed())) {
         printf("%s: cannot test binding here: skipped\n",
                units < 2 ? "a single processing unit"
                          : "this process may not bind threads");
