@@ -50,8 +50,9 @@
 #define MAX_CONSTANT_BUFFER_SIZE REFCL_MAX_CONSTANT_BUFFER_SIZE
 /** __constant arguments per kernel: the spec's minimum. */
 #define MAX_CONSTANT_ARGS 8u
-/** Sub-buffer alignment in bits: long16, the largest built-in type. */
-#define MEM_BASE_ADDR_ALIGN_BITS 1024u
+/** Sub-buffer alignment in bits: long16, the largest built-in type; what
+ *  sub-buffers (memory/) and kernel arguments (kernel/) hold to. */
+#define MEM_BASE_ADDR_ALIGN_BITS (REFCL_MEM_BASE_ALIGN * 8u)
 /** Smallest alignment for any data type, in bytes: long16 again. */
 #define MIN_DATA_TYPE_ALIGN_SIZE 128u
 /** Bytes of printf output per kernel: the full-profile minimum, 1 MiB. */
