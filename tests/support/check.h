@@ -89,7 +89,12 @@ static inline int test_context_queue(cl_device_id device,
         fprintf(stderr, "clCreateContext: %d\n", err);
         return 0;
     }
+/* Tests that include <CL/cl.h> before this header get its deprecation
+ * attributes, whatever CL_USE_DEPRECATED_* this header defines. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     *queue = clCreateCommandQueue(*context, device, properties, &err);
+#pragma GCC diagnostic pop
     if (err != CL_SUCCESS) {
         fprintf(stderr, "clCreateCommandQueue: %d\n", err);
         clReleaseContext(*context);
