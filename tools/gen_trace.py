@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Generates refcl's call tracing (icd/trace_names.inc, icd/trace_wrappers.inc)
-and the direct tests' API (tests/support/direct_wrappers.inc).
+"""Generates refcl's call tracing (icd/trace_names.inc, icd/trace_wrappers.inc),
+its call journal (icd/journal_wrappers.inc) and the direct tests' API
+(tests/support/direct_wrappers.inc).
 
 Run at development time when the slot list (include/refcl/entries.h) or the
 OpenCL headers change; both outputs are committed, so building refcl never
@@ -19,6 +20,12 @@ include/refcl/api.h for the Direct3D/DX9 and cl_khr_icd functions; how each
 parameter is printed follows from its type and its neighbours (see
 classify()).
 
+journal_wrappers.inc: one wrapper per dispatch slot, cl_khr_icd function and
+journaled refcl extension function that records the call in refcl's journal
+(REFCL_JOURNAL, docs/journal.md): every argument's bits, the outputs the call
+left, the result; or, when the journal's control function armed it, returns
+a forced result without performing the call (see journal_wrapper()).
+
 direct_wrappers.inc: the public OpenCL function of each dispatch slot that a
 Khronos header declares, for test programs linked to librefcl directly: it
 calls through refcl's dispatch table, as a loader would, without looking at
@@ -36,6 +43,11 @@ PROTOTYPE_HEADERS = ["cl.h", "cl_ext.h", "cl_gl.h", "cl_egl.h"]
 ICD_FUNCTIONS = ["clIcdGetPlatformIDsKHR",
                  "clIcdGetFunctionAddressForPlatformKHR",
                  "clIcdSetPlatformDispatchDataKHR"]
+# refcl's own extension functions (include/CL/cl_ext_refcl.h); the journal's
+# two control functions are traced but not journaled.
+REFCL_FUNCTIONS = ["clGetCallJournalREFCL", "clSetNextResultREFCL",
+                   "clEnqueueMarkerREFCL"]
+JOURNAL_CONTROL = {"clGetCallJournalREFCL", "clSetNextResultREFCL"}
 
 HANDLES = {
     "cl_platform_id": "REFCL_PLATFORM", "cl_device_id": "REFCL_DEVICE",
@@ -402,6 +414,133 @@ HEADER_COMMENT = """/*
 """
 
 
+# ---- the call journal (icd/journal_wrappers.inc) ----
+
+def output_of(params, index):
+    """What parameter `index` is as an output: (kind, size), size being a C
+    expression for the bytes it covers, or (None, None) for an input.
+
+    kinds: "errcode" (errcode_ret), "scalar" (size_t *, cl_uint *, ...),
+    "bytes" (param_value with its param_value_size), "array" (cl_int
+    binary_status[num_devices], cl_image_format formats[num_entries]),
+    "handle" (cl_event *event), "handles" (cl_device_id
+    devices[num_entries])."""
+    _, ctype, name = params[index]
+    before = params[index - 1][1:] if index > 0 else (None, None)
+    after = params[index + 1][1:] if index + 1 < len(params) else (None, None)
+    if name == "errcode_ret":
+        return "errcode", "sizeof(cl_int)"
+    if ctype == "void *" and before == ("size_t", name + "_size"):
+        return "bytes", before[1]
+    if (ctype in OUTPUT_SCALARS or ctype == "cl_command_queue_properties *") \
+            and not name.startswith("media_adapter"):
+        return "scalar", "sizeof(%s)" % ctype[:-2]
+    if ctype in ("cl_int *", "cl_image_format *"):
+        count = next(n for _, t, n in reversed(params[:index])
+                     if t == "cl_uint" and n.startswith("num"))
+        return "array", "%s * sizeof(%s)" % (count, ctype[:-2])
+    element = ctype[:-2] if ctype.endswith(" *") else None
+    if element in HANDLES:
+        if before[0] == "cl_uint" and after[0] == "cl_uint *":
+            return "handles", "%s * sizeof(%s)" % (before[1], element)
+        return "handle", "sizeof(%s)" % element
+    return None, None
+
+
+def call_statement(head, arguments, depth=1, tail=");"):
+    """head + arguments, wrapped at 79 columns, for a line `depth` blocks
+    deep in a function body (the body's own 4 spaces are added later)."""
+    indent = " " * (4 * depth)
+    return wrap(indent + head, arguments, tail, 4 * depth + 4)[4:]
+
+
+def journal_platform(params, index):
+    """The statement that takes the call's platform from parameter
+    `index`, if it can hold a refcl object."""
+    _, ctype, name = params[index]
+    if ctype in HANDLES:
+        return call_statement("refcl_journal_handle(",
+                              ["&call", HANDLES[ctype], name])
+    element = ctype[6:-2] if ctype.startswith("const ") and \
+        ctype.endswith(" *") else None
+    if element in HANDLES and index > 0 and params[index - 1][1] == "cl_uint":
+        return call_statement("refcl_journal_handles(", [
+            "&call", HANDLES[element], name, params[index - 1][2]])
+    if ctype == "const cl_context_properties *":
+        return call_statement("refcl_journal_properties(", ["&call", name])
+    return None
+
+
+def journal_wrapper(name, prototype, slot):
+    """refcl_journal_<name>: records the call, performs it (through the
+    tracing wrapper when tracing) or, when forced, returns the forced
+    result and fills the outputs that are not handles."""
+    ret, texts = prototype
+    params = [parameter(t) for t in texts]
+    names = [p[2] for p in params]
+    body = ["struct refcl_journal_call call;",
+            call_statement("refcl_journal_begin(", [
+                "&call", str(slot), '"%s"' % name, str(len(params))])]
+    for i, (_, ctype, pname) in enumerate(params):
+        size = "sizeof(%s)" % (pname if ctype == "callback" else ctype)
+        body.append(call_statement("refcl_journal_arg(",
+                                   ["&call", str(i), "&" + pname, size]))
+    body += [s for s in (journal_platform(params, i)
+                         for i in range(len(params))) if s]
+    outputs = [(i,) + output_of(params, i) for i in range(len(params))]
+    outputs = [o for o in outputs if o[1]]
+    fills = []
+    for i, kind, size in outputs:
+        if kind == "errcode":
+            fills.append(call_statement("refcl_journal_fill_errcode(",
+                                        ["&call", names[i]], 2))
+        elif kind in ("scalar", "bytes", "array"):
+            fills.append(call_statement("refcl_journal_fill(",
+                                        ["&call", names[i], size], 2))
+    head = "REFCL_JOURNAL_INNER(%s)(" % name
+    if ret != "void":
+        star = "" if ret.endswith("*") else " "
+        body.append("%s%sresult;" % (ret, star))
+        fills.append(call_statement("refcl_journal_forced_result(", [
+            "&call", "&result", "sizeof(result)"], 2))
+        head = "result = " + head
+    inner = call_statement(head, names, 2)
+    if fills:
+        body.append("if (refcl_journal_forced(&call)) {")
+        body += fills
+        body.append("} else {")
+    else:
+        body.append("if (!refcl_journal_forced(&call)) {")
+    body.append(inner)
+    body.append("}")
+    if ret in HANDLES:
+        body.append(call_statement("refcl_journal_handle(",
+                                   ["&call", HANDLES[ret], "result"]))
+    records = []
+    for i, kind, size in outputs:
+        depth = 1 if kind == "errcode" else 2
+        record = call_statement("refcl_journal_output(",
+                                ["&call", str(i), names[i], size], depth)
+        (body if kind == "errcode" else records).append(record)
+    if records:
+        ok = "result == CL_SUCCESS" if ret == "cl_int" else "result != NULL"
+        body.append("if (call.forced || %s) {" % ok)
+        body += records
+        body.append("}")
+    if ret == "void":
+        body.append("refcl_journal_end(&call, NULL, 0);")
+    else:
+        body.append("refcl_journal_end(&call, &result, sizeof(result));")
+        body.append("return result;")
+    star = "" if ret.endswith("*") else " "
+    head = "%s%sCL_API_CALL refcl_journal_%s(" % (ret, star, name)
+    signature = head + ", ".join(texts or ["void"]) + ")"
+    if len(signature) > 79:
+        signature = head + "\n" + ",\n".join("    " + t for t in texts) + ")"
+    return "%s\n{\n%s}\n" % (signature,
+                              "".join("    %s\n" % line for line in body))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--headers", default="/usr/include/CL")
@@ -409,7 +548,8 @@ def main():
 
     families = read_families(args.headers)
     prototypes = read_prototypes(args.headers)
-    functions = read_slots() + ICD_FUNCTIONS
+    slots = read_slots()
+    functions = slots + ICD_FUNCTIONS + REFCL_FUNCTIONS
     missing = [f for f in functions if f not in prototypes]
     if missing:
         sys.exit("no prototype for: " + ", ".join(missing))
@@ -432,7 +572,8 @@ def main():
     with open(os.path.join(ROOT, "icd/trace_wrappers.inc"), "w") as out:
         out.write(HEADER_COMMENT % ("entries.h and api.h", "(" + ", ".join(
             PROTOTYPE_HEADERS) + ")", (
-            " * One wrapper per dispatch slot and per cl_khr_icd function:\n"
+            " * One wrapper per dispatch slot, cl_khr_icd function and refcl\n"
+            " * extension function:\n"
             " * it calls refcl_<name>, then logs the call in one line\n"
             " * (docs/tracing.md). Each is declared in refcl/trace.h with\n"
             " * __typeof__(refcl_<name>), so a parameter list that drifts\n"
@@ -451,7 +592,18 @@ def main():
             " * its arguments untouched (tests/support/direct.c).\n")))
         for f in direct:
             out.write("\n" + direct_wrapper(f, khronos[f]))
-
+    with open(os.path.join(ROOT, "icd/journal_wrappers.inc"), "w") as out:
+        out.write(HEADER_COMMENT % ("entries.h and api.h", "(" + ", ".join(
+            PROTOTYPE_HEADERS) + ")", (
+            " * One wrapper per dispatch slot, cl_khr_icd function and\n"
+            " * journaled refcl extension function: it records the call in\n"
+            " * the journal (icd/journal.c, docs/journal.md), or returns the\n"
+            " * result clSetNextResultREFCL forced without performing it.\n"
+            " * Declared in refcl/journal.h with __typeof__(refcl_<name>).\n")))
+        for f in functions:
+            if f not in JOURNAL_CONTROL:
+                slot = slots.index(f) if f in slots else -1
+                out.write("\n" + journal_wrapper(f, prototypes[f], slot))
 
 if __name__ == "__main__":
     main()
