@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Generates refcl's call tracing (icd/trace_names.inc, icd/trace_wrappers.inc),
-its call journal (icd/journal_wrappers.inc) and the direct tests' API
+its call journal (icd/journal_wrappers.inc), the entry point table of
+refcl-loader-check (loadercheck/entries.inc) and the direct tests' API
 (tests/support/direct_wrappers.inc).
 
 Run at development time when the slot list (include/refcl/entries.h) or the
@@ -25,6 +26,10 @@ journaled refcl extension function that records the call in refcl's journal
 (REFCL_JOURNAL, docs/journal.md): every argument's bits, the outputs the call
 left, the result; or, when the journal's control function armed it, returns
 a forced result without performing the call (see journal_wrapper()).
+
+entries.inc: for refcl-loader-check, each entry point's parameters (what
+kind of argument each is, which count or size goes with it) and an invoker
+that calls a function pointer of its type with arguments given as raw bits.
 
 direct_wrappers.inc: the public OpenCL function of each dispatch slot that a
 Khronos header declares, for test programs linked to librefcl directly: it
@@ -541,6 +546,168 @@ def journal_wrapper(name, prototype, slot):
                               "".join("    %s\n" % line for line in body))
 
 
+# ---- refcl-loader-check's entry points (loadercheck/entries.inc) ----
+
+CHECK_HANDLES = {t: "OBJ_" + k[6:] for t, k in HANDLES.items()}
+# Scalar parameters that are pointers: the sharing extensions' handles.
+POINTER_TYPEDEFS = {"CLeglDisplayKHR", "CLeglImageKHR", "CLeglSyncKHR",
+                    "cl_GLsync"}
+# What the checker passes for each property list type.
+PROPERTY_TYPES = {
+    "const cl_context_properties *": "PROPS_CONTEXT",
+    "const cl_queue_properties *": "PROPS_QUEUE",
+    "const cl_mem_properties *": "PROPS_MEM",
+    "const cl_sampler_properties *": "PROPS_SAMPLER",
+    "const cl_pipe_properties *": "PROPS_PIPE",
+    "const cl_device_partition_property *": "PROPS_PARTITION",
+    "const cl_device_partition_property_ext *": "PROPS_PARTITION_EXT",
+    "const cl_egl_image_properties_khr *": "PROPS_EGL_IMAGE",
+}
+
+
+def callback_signature(declaration):
+    """(parameter types, cast type) of a callback parameter."""
+    inner = declaration[declaration.index(")") + 1:].strip()
+    types = []
+    for p in split_parameters(inner[1:-1]):
+        m = re.fullmatch(r"(.*?[\w*])\s*\b(\w+)(\[\])?", p)
+        if m and m.group(2) not in ("void", "size_t") and \
+                not m.group(2).startswith("cl_"):
+            types.append(m.group(1) + (" *" if m.group(3) else ""))
+        else:
+            types.append(p)
+    cast = re.sub(r"\(\s*CL_CALLBACK\s*\*\s*\w+\s*\)", "(CL_CALLBACK *)",
+                  declaration)
+    return tuple(types), cast
+
+
+def check_param(params, index, callbacks):
+    """The initializer of a struct param (loadercheck/entry.h)."""
+    declaration, ctype, name = params[index]
+    kind, size = output_of(params, index)
+    count = -1
+    names = [p[2] for p in params]
+    handle = "OBJ_NONE"
+    element_size = "0"
+    callback = 0
+    if kind:
+        what = {"errcode": "OUT_ERRCODE", "scalar": "OUT_SCALAR",
+                "bytes": "OUT_BYTES", "array": "OUT_ARRAY",
+                "handle": "OUT_HANDLE", "handles": "OUT_HANDLE_LIST"}[kind]
+        if kind == "bytes":
+            count = names.index(size)
+        elif kind in ("array", "handles"):
+            count = names.index(size.split(" * ")[0])
+        element_size = "1" if kind == "bytes" else size.split(" * ")[-1]
+        if kind in ("handle", "handles"):
+            handle = CHECK_HANDLES[ctype[:-2]]
+    elif ctype == "callback":
+        types, _ = callback_signature(declaration)
+        if types not in callbacks:
+            callbacks.append(types)
+        what, callback = "ARG_CALLBACK", callbacks.index(types)
+    elif ctype in CHECK_HANDLES:
+        what, handle = "ARG_HANDLE", CHECK_HANDLES[ctype]
+        element_size = "sizeof(%s)" % ctype
+    elif ctype.startswith("const ") and ctype[6:-2] in CHECK_HANDLES and \
+            index > 0 and params[index - 1][1] == "cl_uint":
+        what, handle = "ARG_HANDLE_LIST", CHECK_HANDLES[ctype[6:-2]]
+        count = index - 1
+        element_size = "sizeof(%s)" % ctype[6:-2]
+    elif ctype in PROPERTY_TYPES:
+        what = PROPERTY_TYPES[ctype]
+    elif ctype == "const char *":
+        what = "ARG_STRING"
+    elif ctype in ("const char * *", "const unsigned char * *"):
+        what = "ARG_STRING_LIST"
+        count = next(i for i in range(index - 1, -1, -1)
+                     if params[i][1] == "cl_uint")
+    elif ctype.endswith("*") or ctype in POINTER_TYPEDEFS:
+        what = "ARG_POINTER"
+    else:
+        what = "ARG_SCALAR"
+        element_size = "sizeof(%s)" % ctype
+    return '{"%s", "%s", %s, %s, %s, %d, %d}' % (
+        name, ctype if ctype != "callback" else "callback", what, handle,
+        element_size, count, callback)
+
+
+def check_invoker(name, prototype, callbacks, function_type):
+    ret, texts = prototype
+    params = [parameter(t) for t in texts]
+    arguments = []
+    for i, (declaration, ctype, pname) in enumerate(params):
+        if ctype == "callback":
+            cast = callback_signature(declaration)[1]
+            arguments.append("(%s)(uintptr_t)a[%d]" % (cast, i))
+        elif ctype.endswith("*") or ctype in HANDLES or \
+                ctype in POINTER_TYPEDEFS:
+            arguments.append("(%s)(uintptr_t)a[%d]" % (ctype, i))
+        else:
+            arguments.append("(%s)a[%d]" % (ctype, i))
+    call = "((%s)function)(" % function_type
+    lines = []
+    if ret == "void":
+        lines.append(wrap(call, arguments, ");", 8))
+        lines.append("return 0;")
+    else:
+        star = "" if ret.endswith("*") else " "
+        lines.append(wrap("%s%sresult = %s" % (ret, star, call), arguments,
+                          ");", 8))
+        lines.append("return value_bits(&result, sizeof(result));")
+    unused = "" if params else "    (void)a;\n"
+    return ("static cl_ulong invoke_%s(void *function, const cl_ulong *a)\n"
+            "{\n%s%s}\n") % (name, unused,
+                             "".join("    %s\n" % l for l in lines))
+
+
+def check_result(ret):
+    if ret == "void":
+        return "RESULT_VOID", "OBJ_NONE"
+    if ret == "cl_int":
+        return "RESULT_CODE", "OBJ_NONE"
+    if ret in CHECK_HANDLES:
+        return "RESULT_HANDLE", CHECK_HANDLES[ret]
+    return "RESULT_POINTER", "OBJ_NONE"
+
+
+def check_entries(prototypes, slots, functions, errors):
+    """loadercheck/entries.inc: no-op callbacks, invokers, parameter
+    tables, the entry table and the names of the error codes."""
+    callbacks = []
+    invokers, tables, rows = [], [], []
+    for name in functions:
+        ret, texts = prototypes[name]
+        params = [parameter(t) for t in texts]
+        lines = [check_param(params, i, callbacks) for i in range(len(params))]
+        slot = slots.index(name) if name in slots else -1
+        function_type = "cl_api_" + name if slot >= 0 else name + "_fn"
+        invokers.append(check_invoker(name, prototypes[name], callbacks,
+                                      function_type))
+        if lines:
+            tables.append("static const struct param params_%s[] = {\n%s};\n"
+                          % (name, "".join("    %s,\n" % l for l in lines)))
+        result, handle = check_result(ret)
+        rows.append('    {"%s", %d, %s, %s, %d, %s, invoke_%s},\n' % (
+            name, slot, result, handle, len(params),
+            "params_" + name if lines else "NULL", name))
+    noops = []
+    for n, types in enumerate(callbacks):
+        args = ", ".join("%s a%d" % (t.replace("[]", ""), i)
+                         if not t.endswith("*") else "%sa%d" % (t, i)
+                         for i, t in enumerate(types))
+        uses = "".join("    (void)a%d;\n" % i for i in range(len(types)))
+        noops.append("static void CL_CALLBACK noop_callback_%d(%s)\n{\n%s}\n"
+                     % (n, args, uses))
+    table = "static void *const noop_callbacks[] = {\n%s};\n" % "".join(
+        "    (void *)(uintptr_t)noop_callback_%d,\n" % n
+        for n in range(len(callbacks)))
+    entries = "static const struct entry entries[] = {\n%s};\n" % "".join(rows)
+    codes = ("static const struct code_name code_names[] = {\n%s};\n" %
+             "".join('    {%d, "%s"},\n' % (v, n) for v, n in errors))
+    return "\n".join(noops + [table] + invokers + tables + [entries, codes])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--headers", default="/usr/include/CL")
@@ -604,6 +771,17 @@ def main():
             if f not in JOURNAL_CONTROL:
                 slot = slots.index(f) if f in slots else -1
                 out.write("\n" + journal_wrapper(f, prototypes[f], slot))
+    checked = read_slots("XT") + ["clEnqueueMarkerREFCL"]
+    with open(os.path.join(ROOT, "loadercheck/entries.inc"), "w") as out:
+        out.write(HEADER_COMMENT % ("entries.h and api.h", "(" + ", ".join(
+            PROTOTYPE_HEADERS) + ")", (
+            " * refcl-loader-check's entry points (loadercheck/entry.h): every\n"
+            " * dispatch slot a loader can reach off Windows, in table order,\n"
+            " * and refcl's clEnqueueMarkerREFCL; for each, its parameters and\n"
+            " * an invoker that calls it with arguments given as raw bits.\n")))
+        out.write("\n" + check_entries(prototypes, slots, checked,
+                                        families["errors"]))
+
 
 if __name__ == "__main__":
     main()
