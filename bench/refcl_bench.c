@@ -30,6 +30,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,10 +46,12 @@ extern char **environ;
 /* Thread count meaning "one per online CPU". */
 #define ALL_CPUS (-1)
 
-/** What every loop runs against: the first platform and its first device. */
+/** What every loop runs against: the first platform, its first device and
+ *  a context on it. */
 struct bench {
     cl_platform_id platform;
     cl_device_id device;
+    cl_context context;
     cl_uint units; /* CL_DEVICE_MAX_COMPUTE_UNITS: EQUALLY 1 makes this many */
 };
 
@@ -190,6 +193,49 @@ static cl_int child_rss(uint64_t t0, double *value)
     return before < 0 ? CL_OUT_OF_RESOURCES : err;
 }
 
+/* Live user events a fresh process creates for the events.live figures. */
+#define LIVE_EVENTS 1000000
+
+/* Creates LIVE_EVENTS user events and keeps them all; with @p rss, the
+ * VmRSS they add in KiB, else the milliseconds they took. Then releases
+ * them. */
+static cl_int live_events(bool rss, double *value)
+{
+    cl_device_id device;
+    cl_int err = first_device(&device);
+    cl_context context =
+        err ? NULL : clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    cl_event *events = malloc(LIVE_EVENTS * sizeof(*events));
+    if (!events)
+        err = CL_OUT_OF_HOST_MEMORY;
+    long before = vm_rss_kib();
+    uint64_t start = now_ns();
+    long made = 0;
+    for (; err == CL_SUCCESS && made < LIVE_EVENTS; made++)
+        events[made] = clCreateUserEvent(context, &err);
+    made -= err != CL_SUCCESS;
+    *value = rss ? (double)(vm_rss_kib() - before)
+                 : (double)(now_ns() - start) / 1e6;
+    for (long i = 0; i < made; i++)
+        clReleaseEvent(events[i]);
+    free(events);
+    if (context)
+        clReleaseContext(context);
+    return err;
+}
+
+static cl_int child_live_events_time(uint64_t t0, double *value)
+{
+    (void)t0;
+    return live_events(false, value);
+}
+
+static cl_int child_live_events_rss(uint64_t t0, double *value)
+{
+    (void)t0;
+    return live_events(true, value);
+}
+
 /* ---- hot-loop figures: n calls each ---- */
 
 static cl_int loop_clock(const struct bench *b, long n)
@@ -253,6 +299,20 @@ static cl_int loop_context(const struct bench *b, long n)
     return CL_SUCCESS;
 }
 
+static cl_int loop_user_event(const struct bench *b, long n)
+{
+    for (long i = 0; i < n; i++) {
+        cl_int err;
+        cl_event event = clCreateUserEvent(b->context, &err);
+        if (err != CL_SUCCESS)
+            return err;
+        err = clReleaseEvent(event);
+        if (err != CL_SUCCESS)
+            return err;
+    }
+    return CL_SUCCESS;
+}
+
 static cl_int release_devices(const cl_device_id *devices, cl_uint count)
 {
     cl_int status = CL_SUCCESS;
@@ -308,12 +368,15 @@ static const struct figure figures[] = {
     {"startup.platforms-ready", "us", child_platforms, NULL, 0},
     {"startup.first-device-ids", "us", child_device_ids, NULL, 0},
     {"rss.icd-loaded", "KiB", child_rss, NULL, 0},
+    {"events.1m-live", "ms", child_live_events_time, NULL, 0},
+    {"rss.events-1m-live", "KiB", child_live_events_rss, NULL, 0},
     {"clock-gettime", "ns", NULL, loop_clock, 0},
     {"device-info.scalar", "ns", NULL, loop_device_scalar, 0},
     {"device-info.string", "ns", NULL, loop_device_string, 0},
     {"platform-info.string", "ns", NULL, loop_platform_string, 0},
     {"context.create-release", "ns", NULL, loop_context, 0},
     {"subdevices.equally-1", "ns", NULL, loop_subdevices, 0},
+    {"user-event.create-release", "ns", NULL, loop_user_event, 0},
     {"timer.host", "ns", NULL, loop_host_timer, 0},
     {"timer.device-and-host", "ns", NULL, loop_device_and_host_timer, 0},
     {"device-info.threads-1", "Mcall/s", NULL, loop_device_scalar, 1},
@@ -534,6 +597,8 @@ static cl_int bench_open(struct bench *b, char *name, size_t size)
     if (err == CL_SUCCESS)
         err = clGetDeviceInfo(b->device, CL_DEVICE_MAX_COMPUTE_UNITS,
                               sizeof(b->units), &b->units, NULL);
+    if (err == CL_SUCCESS)
+        b->context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &err);
     return err;
 }
 

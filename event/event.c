@@ -37,8 +37,11 @@ struct _cl_event *refcl_event_create(struct _cl_context *context,
         return NULL;
     refcl_object_retain(&context->obj);
     event->context = context;
-    if (queue)
+    if (queue) {
         refcl_object_retain(&queue->obj);
+        event->holds_queue = true;
+        event->profiling = refcl_queue_profiling(queue);
+    }
     event->queue = queue;
     event->command_type = type;
     /* "CL_QUEUED ... This is the initial state of all events except user
@@ -58,24 +61,39 @@ static void callbacks_free(struct refcl_callback *list)
     }
 }
 
-/* Only a user event released before its status was set can still have
- * callbacks: nothing can complete it any more, so they are never due. */
-static void event_destroy(struct refcl_object *obj)
+void refcl_event_drop_work(struct _cl_event *event)
 {
-    struct _cl_event *event = (struct _cl_event *)obj;
-    struct _cl_command_queue *queue = event->queue;
+    const struct refcl_command_ops *ops = event->ops;
+    event->ops = NULL;
+    if (ops && ops->release)
+        ops->release(event->payload);
+    if (event->holds_queue) {
+        event->holds_queue = false;
+        refcl_clReleaseCommandQueue(event->queue);
+    }
+}
+
+/* Only a user event released before its status was set can still have
+ * callbacks: nothing can complete it any more, so they are never due. A
+ * command event still holding work never ran (its enqueue failed). */
+void refcl_event_destroy(struct _cl_event *event)
+{
     struct _cl_context *context = event->context;
+    refcl_event_drop_work(event);
     callbacks_free(event->callbacks);
     refcl_object_free(&event->obj);
-    if (queue)
-        refcl_clReleaseCommandQueue(queue);
     refcl_clReleaseContext(context);
+}
+
+static void event_destroy(struct refcl_object *obj)
+{
+    refcl_event_destroy((struct _cl_event *)obj);
 }
 
 void refcl_event_release(struct _cl_event *event)
 {
     if (refcl_object_release(&event->obj))
-        event_destroy(&event->obj);
+        refcl_event_destroy(event);
 }
 
 /* Moves the callbacks whose status @p event has reached from its list to
@@ -319,7 +337,7 @@ cl_int CL_API_CALL refcl_clGetEventProfilingInfo(cl_event event,
      * flag is not set for the command-queue, if the execution status of the
      * command identified by event is not CL_COMPLETE or if event is a user
      * event object". */
-    if (!event->queue || !refcl_queue_profiling(event->queue) ||
+    if (!event->profiling ||
         atomic_load_explicit(&event->status, memory_order_acquire) !=
             CL_COMPLETE)
         return CL_PROFILING_INFO_NOT_AVAILABLE;
@@ -356,7 +374,8 @@ cl_int CL_API_CALL refcl_clRetainEvent(cl_event event)
 /* "The event object is deleted once the reference count becomes zero, the
  * specific command identified by this event has completed ... and there
  * are no commands ... that require a wait for this event": pending
- * commands and their queue's list hold references of their own. */
+ * commands and their queue's list hold references of their own, which
+ * they drop before anyone can see the command complete. */
 cl_int CL_API_CALL refcl_clReleaseEvent(cl_event event)
 {
     return refcl_handle_release(event, REFCL_EVENT, event_destroy);

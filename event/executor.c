@@ -15,6 +15,13 @@
  * list). Only a failed wait-list event fails a command; queue order only
  * orders, so one failed command does not poison the rest of its queue.
  *
+ * What a command holds for its work (the events it waits for, its queue,
+ * its payload's objects, the list's reference on its event) goes before
+ * its completion can be seen: an application that sees its last command
+ * complete and releases everything it holds destroys every object then and
+ * there, on its own thread. Only a command with callbacks due keeps its
+ * event until they have run.
+ *
  * A queue can lose its last reference on a worker thread (its last pending
  * event released there, or in an event callback). Workers never join: the
  * stopped worker is then left to the registry and joined by the next
@@ -147,18 +154,20 @@ static void pending_remove(struct refcl_executor *executor,
     command->next = NULL;
 }
 
-/* The pending commands that a new marker or barrier follows in queue order;
- * writes them to @p out unless NULL, and returns how many there are. */
-static size_t order_deps(const struct refcl_executor *executor,
+/* The pending commands that a new command follows in queue order; writes
+ * them to @p out unless NULL, and returns how many there are. @p sync is a
+ * marker or barrier (a command without work). */
+static size_t order_deps(const struct refcl_executor *executor, bool sync,
                          cl_uint num_events, struct _cl_event **out)
 {
     size_t n = 0;
     for (struct _cl_event *c = executor->head; c; c = c->next) {
-        /* "If event_wait_list is NULL, then this particular command waits
-         * until all previous enqueued commands to command_queue have
-         * completed"; a barrier holds back "any following commands". */
+        /* A marker or barrier: "If event_wait_list is NULL, then this
+         * particular command waits until all previous enqueued commands to
+         * command_queue have completed"; a barrier holds back "any
+         * following commands". */
         bool follows = executor->in_order ? c == executor->tail
-                       : num_events == 0 || c == executor->barrier;
+                       : (sync && num_events == 0) || c == executor->barrier;
         if (follows && out)
             out[n] = c;
         n += follows;
@@ -171,7 +180,8 @@ static cl_int deps_take(struct refcl_executor *executor,
                         struct _cl_event *command, cl_uint num_events,
                         const cl_event *wait_list)
 {
-    size_t count = num_events + order_deps(executor, num_events, NULL);
+    bool sync = command->ops == NULL;
+    size_t count = num_events + order_deps(executor, sync, num_events, NULL);
     if (count == 0)
         return CL_SUCCESS;
     struct _cl_event **deps = malloc(count * sizeof(*deps));
@@ -179,7 +189,7 @@ static cl_int deps_take(struct refcl_executor *executor,
         return CL_OUT_OF_HOST_MEMORY;
     for (cl_uint i = 0; i < num_events; i++)
         deps[i] = wait_list[i];
-    order_deps(executor, num_events, deps + num_events);
+    order_deps(executor, sync, num_events, deps + num_events);
     for (size_t i = 0; i < count; i++)
         refcl_object_retain(&deps[i]->obj);
     command->deps = deps;
@@ -230,32 +240,52 @@ static void advance(struct refcl_executor *executor, struct _cl_event *command,
     pthread_mutex_lock(&executor->context->events_lock);
 }
 
-/* Ends @p command with @p status: waiters on its event wake at once; then
- * its callbacks run, it leaves the pending list and, unlocked, the
- * references it and the list held go; only then is it retired, so that
- * clFinish returns with all of that done. */
-static void complete(struct refcl_executor *executor,
-                     struct _cl_event *command, cl_int status)
+/* Drops what @p command holds for its work: the events it waited for,
+ * its queue, its payload. The lock is dropped meanwhile: any of them may be
+ * destroyed here (the queue too, when the application released it before
+ * this command was done: refcl_executor_destroy then only marks the
+ * executor stopping, and the executor and the context, handed over, stay
+ * alive until this worker leaves). */
+static void holds_drop(struct refcl_executor *executor,
+                       struct _cl_event *command)
 {
-    struct _cl_context *context = executor->context;
-    struct refcl_callback *due = refcl_event_set_status(command, status);
-    pthread_cond_broadcast(&context->events_changed);
-    pthread_mutex_unlock(&context->events_lock);
-    refcl_callbacks_run(command, due);
-    pthread_mutex_lock(&context->events_lock);
-    pending_remove(executor, command);
     struct _cl_event **deps = command->deps;
     cl_uint count = command->dep_count;
     command->deps = NULL;
     command->dep_count = command->wait_count = 0;
-    pthread_mutex_unlock(&context->events_lock);
+    pthread_mutex_unlock(&executor->context->events_lock);
     for (cl_uint i = 0; i < count; i++)
         refcl_event_release(deps[i]);
     free(deps);
-    /* May destroy this very queue: refcl_executor_destroy then only marks
-     * the executor stopping, and the executor and the context (handed
-     * over) stay alive until this worker leaves. */
-    refcl_event_release(command);
+    refcl_event_drop_work(command);
+    pthread_mutex_lock(&executor->context->events_lock);
+}
+
+/* Ends @p command with @p status. Everything it holds goes first, the
+ * pending list's reference on its event too unless callbacks will be due:
+ * once its status is stored, the application may see it (clGetEventInfo
+ * reads it without the lock) and release the last references. The
+ * callbacks then run, unlocked, and only then is the command retired, so
+ * that clFinish returns with all of that done. Called and returns with the
+ * lock held. */
+static void complete(struct refcl_executor *executor,
+                     struct _cl_event *command, cl_int status)
+{
+    struct _cl_context *context = executor->context;
+    pending_remove(executor, command);
+    holds_drop(executor, command);
+    /* Completion makes every callback left due. */
+    bool keep = command->callbacks != NULL;
+    bool last = !keep && refcl_object_release(&command->obj);
+    struct refcl_callback *due = refcl_event_set_status(command, status);
+    pthread_cond_broadcast(&context->events_changed);
+    pthread_mutex_unlock(&context->events_lock);
+    if (keep) {
+        refcl_callbacks_run(command, due);
+        refcl_event_release(command);
+    } else if (last) {
+        refcl_event_destroy(command);
+    }
     pthread_mutex_lock(&context->events_lock);
     executor->unretired--;
     pthread_cond_broadcast(&context->events_changed);
@@ -276,8 +306,13 @@ static void run(struct refcl_executor *executor, struct _cl_event *command)
     }
     advance(executor, command, CL_SUBMITTED);
     advance(executor, command, CL_RUNNING);
-    /* Markers and barriers have no work of their own. */
-    complete(executor, command, CL_COMPLETE);
+    cl_int status = CL_COMPLETE;
+    if (command->ops && command->ops->run) {
+        pthread_mutex_unlock(&executor->context->events_lock);
+        status = command->ops->run(command->payload, command->queue);
+        pthread_mutex_lock(&executor->context->events_lock);
+    }
+    complete(executor, command, status);
 }
 
 static void registry_mark(bool *flag)
@@ -336,36 +371,67 @@ static cl_int worker_start(struct refcl_executor *executor)
     return rc == 0 ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
 }
 
+/* Waits until @p command is complete. @return CL_SUCCESS, or the error it
+ * ended with. */
+static cl_int wait_done(struct _cl_context *context, struct _cl_event *command)
+{
+    pthread_mutex_lock(&context->events_lock);
+    while (!refcl_event_done(command))
+        pthread_cond_wait(&context->events_changed, &context->events_lock);
+    pthread_mutex_unlock(&context->events_lock);
+    cl_int status = atomic_load(&command->status);
+    return status < 0 ? status : CL_SUCCESS;
+}
+
+/* Creates the event of @p command on @p queue, with its work. */
+static struct _cl_event *command_create(struct _cl_command_queue *queue,
+                                        const struct refcl_command *command)
+{
+    struct _cl_event *event =
+        refcl_event_create(queue->context, queue, command->type);
+    if (!event) {
+        if (command->ops && command->ops->release)
+            command->ops->release(command->payload);
+        return NULL;
+    }
+    event->ops = command->ops;
+    event->payload = command->payload;
+    return event;
+}
+
 cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
-                              cl_command_type type, bool barrier,
-                              cl_uint num_events, const cl_event *wait_list,
+                              const struct refcl_command *command,
                               cl_event *event)
 {
     struct refcl_executor *executor = queue->executor;
     struct _cl_context *context = queue->context;
-    cl_int status = worker_start(executor);
-    if (status != CL_SUCCESS)
-        return status;
-    struct _cl_event *command = refcl_event_create(context, queue, type);
-    if (!command)
+    struct _cl_event *created = command_create(queue, command);
+    if (!created)
         return CL_OUT_OF_HOST_MEMORY;
-    pthread_mutex_lock(&context->events_lock);
-    status = deps_take(executor, command, num_events, wait_list);
+    cl_int status = worker_start(executor);
     if (status == CL_SUCCESS) {
-        pending_append(executor, command);
-        executor->unretired++;
-        if (barrier && !executor->in_order)
-            executor->barrier = command;
-        pthread_cond_broadcast(&context->events_changed);
+        pthread_mutex_lock(&context->events_lock);
+        status = deps_take(executor, created, command->num_events,
+                           command->wait_list);
+        if (status == CL_SUCCESS) {
+            pending_append(executor, created);
+            executor->unretired++;
+            if (command->barrier && !executor->in_order)
+                executor->barrier = created;
+            pthread_cond_broadcast(&context->events_changed);
+        }
+        pthread_mutex_unlock(&context->events_lock);
     }
-    pthread_mutex_unlock(&context->events_lock);
     /* "If event is NULL or the enqueue is unsuccessful, no event will be
      * created": the list keeps its own reference while pending. */
+    cl_int result = status;
+    if (status == CL_SUCCESS && command->blocking)
+        result = wait_done(context, created);
     if (status == CL_SUCCESS && event)
-        *event = command;
+        *event = created;
     else
-        refcl_event_release(command);
-    return status;
+        refcl_event_release(created);
+    return result;
 }
 
 void refcl_executor_finish(struct _cl_command_queue *queue)

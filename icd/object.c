@@ -2,91 +2,159 @@
  * Object pools: allocation, validation and dispatch-data propagation for
  * every CL object (see include/refcl/object.h for the why).
  *
- * One anonymous mapping, reserved on first use and never moved, holds one
- * pool per object type. Reserving with MAP_NORESERVE costs address space
- * only; pages are committed as slots are first used. Freed slots wait in a
- * FIFO quarantine before reuse, so a just-released handle stays invalid for
- * a while instead of aliasing the next object created.
+ * Each object type has a pool of equal slots, numbered from 0, laid out in
+ * segments that double in size: segment 0 holds REFCL_SEGMENT0_SLOTS slots,
+ * segment k that many << k. A segment is one anonymous mapping, made when
+ * the first of its slots is needed and kept until unload, so validation can
+ * always read a slot's state: what a pool costs follows the most objects it
+ * ever held, and a program with a handful of objects maps one segment of
+ * each type it uses. Pages are committed as slots are first written.
  *
- * Each pool is cut into stripes, each with its own lock, range of slots and
- * quarantine, so that threads creating and releasing objects on different
- * CPUs do not share a lock or a free list. A thread allocates from the
- * stripe of the CPU it runs on; a slot goes back to the stripe that owns
- * it. Validation does not care: it checks the pool as a whole.
+ * Each pool is cut into stripes, each with its own lock, a chunk of fresh
+ * slots and a FIFO quarantine of freed ones, so that threads creating and
+ * releasing objects on different CPUs do not share a lock or a free list. A
+ * thread allocates from the stripe of the CPU it runs on; a slot goes back
+ * to the stripe it came from, so that objects created on one thread and
+ * released on another are reused all the same. Freed slots wait in the
+ * quarantine before reuse, so a just-released handle stays invalid for a
+ * while instead of aliasing the next object created; only when no memory
+ * is left for fresh slots are quarantined ones taken early.
  */
 #include "refcl/object.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
 
-/* LeakSanitizer scans globals, stacks and heap, not this mapping: register
- * it, or every malloc'd pointer that only an object holds looks leaked. */
+/* LeakSanitizer scans globals, stacks and heap, not these mappings:
+ * register them, or every malloc'd pointer that only an object holds looks
+ * leaked. */
 #ifdef REFCL_LSAN
 #include <sanitizer/lsan_interface.h>
 #endif
 
-#define REGION_BYTES (REFCL_POOL_BYTES * REFCL_TYPE_COUNT)
 #define STRIPES 8u
-#define STRIPE_SLOTS (REFCL_POOL_SLOTS / STRIPES)
 /* Freed slots a stripe holds back before reusing the oldest. */
 #define QUARANTINE 1024u
+/* Fresh slots a stripe takes from its pool at a time (64 KiB); divides
+ * REFCL_SEGMENT0_SLOTS, so no chunk straddles two segments. */
+#define CHUNK 256u
+_Static_assert(REFCL_SEGMENT0_SLOTS % CHUNK == 0, "chunks fit segments");
 
 /* A stripe of a pool; 64-byte aligned so that no two share a cache line. */
 struct stripe {
     _Alignas(64) pthread_mutex_t lock;
-    size_t bump;                     /* slots of its range ever used */
+    size_t fresh, fresh_end;         /* its chunk of never-used slots */
     struct refcl_object *free_head;  /* FIFO, linked through `parent` */
     struct refcl_object *free_tail;
     size_t free_count;
 };
 
-static pthread_once_t region_once = PTHREAD_ONCE_INIT;
-_Atomic uintptr_t refcl_pool_base;
-static struct stripe stripes[REFCL_TYPE_COUNT][STRIPES];
+struct pool {
+    pthread_mutex_t grow_lock;       /* guards handed and segment mapping */
+    size_t handed;                   /* slots handed to stripes, in order */
+    struct stripe stripes[STRIPES];
+};
 
-static void region_map(void)
+struct refcl_pool_map refcl_pools[REFCL_TYPE_COUNT];
+static struct pool pools[REFCL_TYPE_COUNT];
+
+static pthread_once_t pools_once = PTHREAD_ONCE_INIT;
+
+static void pools_init(void)
 {
-    void *base = mmap(NULL, REGION_BYTES, PROT_READ | PROT_WRITE,
+    for (int t = 0; t < REFCL_TYPE_COUNT; t++) {
+        pthread_mutex_init(&pools[t].grow_lock, NULL);
+        for (unsigned s = 0; s < STRIPES; s++)
+            pthread_mutex_init(&pools[t].stripes[s].lock, NULL);
+    }
+}
+
+static size_t segment_slots(unsigned k)
+{
+    return REFCL_SEGMENT0_SLOTS << k;
+}
+
+/* The segment of slot @p index: slots before segment k number
+ * REFCL_SEGMENT0_SLOTS * (2^k - 1). */
+static unsigned segment_of(size_t index)
+{
+    size_t q = index / REFCL_SEGMENT0_SLOTS + 1;
+    return (unsigned)(sizeof(long long) * 8 - 1 - __builtin_clzll(q));
+}
+
+static size_t segment_first(unsigned k)
+{
+    return REFCL_SEGMENT0_SLOTS * (((size_t)1 << k) - 1);
+}
+
+/* Slot @p index of the @p type pool; its segment is mapped. */
+static struct refcl_object *slot_at(enum refcl_type type, size_t index)
+{
+    unsigned k = segment_of(index);
+    uintptr_t base =
+        atomic_load_explicit(&refcl_pools[type].base[k], memory_order_relaxed);
+    return (struct refcl_object *)(base + (index - segment_first(k)) *
+                                              REFCL_SLOT_SIZE);
+}
+
+/* Maps segment @p k of the @p type pool. Under its grow_lock. */
+static bool segment_map(enum refcl_type type, unsigned k)
+{
+    size_t bytes = segment_slots(k) * REFCL_SLOT_SIZE;
+    void *base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED)
-        return;
+        return false;
 #ifdef REFCL_LSAN
-    __lsan_register_root_region(base, REGION_BYTES);
+    __lsan_register_root_region(base, bytes);
 #endif
-    for (int t = 0; t < REFCL_TYPE_COUNT; t++)
-        for (unsigned s = 0; s < STRIPES; s++)
-            pthread_mutex_init(&stripes[t][s].lock, NULL);
-    atomic_store_explicit(&refcl_pool_base, (uintptr_t)base,
+    atomic_store_explicit(&refcl_pools[type].base[k], (uintptr_t)base,
                           memory_order_release);
+    return true;
 }
 
-static uintptr_t pool_base(void)
+/*
+ * Commits the pages of the chunk at slot @p start in one call: one page
+ * fault per page costs ~10 us on some virtual machines, 16 times what
+ * prefaulting them together does. ENOMEM means the memory is not there; an
+ * older kernel without MADV_POPULATE_WRITE (Linux 5.14) faults them in as
+ * they are written.
+ */
+static bool chunk_commit(enum refcl_type type, size_t start)
 {
-    return atomic_load_explicit(&refcl_pool_base, memory_order_relaxed);
+    return madvise(slot_at(type, start), CHUNK * REFCL_SLOT_SIZE,
+                   MADV_POPULATE_WRITE) == 0 ||
+           errno != ENOMEM;
 }
 
-/* Slot @p index of stripe @p stripe of the @p type pool. */
-static struct refcl_object *slot_at(enum refcl_type type, unsigned stripe,
-                                    size_t index)
+/* Gives stripe @p s the next chunk of fresh slots of its pool, mapping
+ * the segment they lie in first if need be. Under the stripe's lock. */
+static bool chunk_take(enum refcl_type type, unsigned s)
 {
-    size_t slot = stripe * STRIPE_SLOTS + index;
-    return (struct refcl_object *)(pool_base() + type * REFCL_POOL_BYTES +
-                                   slot * REFCL_SLOT_SIZE);
+    struct stripe *stripe = &pools[type].stripes[s];
+    struct pool *pool = &pools[type];
+    pthread_mutex_lock(&pool->grow_lock);
+    size_t start = pool->handed;
+    unsigned k = segment_of(start);
+    bool ok = k < REFCL_SEGMENTS &&
+              (atomic_load_explicit(&refcl_pools[type].base[k],
+                                    memory_order_relaxed) ||
+               segment_map(type, k)) &&
+              chunk_commit(type, start);
+    if (ok) {
+        pool->handed = start + CHUNK;
+        stripe->fresh = start;
+        stripe->fresh_end = start + CHUNK;
+    }
+    pthread_mutex_unlock(&pool->grow_lock);
+    return ok;
 }
 
-/* The stripe that owns @p obj's slot. */
-static struct stripe *stripe_of(const struct refcl_object *obj)
-{
-    uintptr_t offset = (uintptr_t)obj - pool_base();
-    size_t type = offset / REFCL_POOL_BYTES;
-    size_t slot = offset % REFCL_POOL_BYTES / REFCL_SLOT_SIZE;
-    return &stripes[type][slot / STRIPE_SLOTS];
-}
-
-/* The stripe this thread allocates from: its CPU's, else one fixed per
- * thread when the CPU cannot be read. */
+/* The stripe this thread uses: its CPU's, else one fixed per thread when
+ * the CPU cannot be read. */
 static unsigned stripe_pick(void)
 {
     static atomic_uint threads_seen;
@@ -102,24 +170,26 @@ static unsigned stripe_pick(void)
 }
 
 /*
- * A slot of stripe @p s: the oldest freed one once the quarantine is full,
- * else a fresh one; when @p pool_full (no stripe has a fresh slot left),
- * any freed one. NULL if none. Caller holds the stripe's lock.
+ * A slot of @p stripe: the oldest freed one once the quarantine is full,
+ * else a fresh one; when @p any_freed (no memory for fresh slots), any
+ * freed one. NULL if none. Caller holds the stripe's lock.
  */
 static struct refcl_object *stripe_take(enum refcl_type type, unsigned s,
-                                        bool pool_full)
+                                        bool any_freed)
 {
-    struct stripe *stripe = &stripes[type][s];
+    struct stripe *stripe = &pools[type].stripes[s];
     if (stripe->free_count > QUARANTINE ||
-        (pool_full && stripe->free_count)) {
+        (any_freed && stripe->free_count)) {
         struct refcl_object *obj = stripe->free_head;
         stripe->free_head = obj->parent;
         if (--stripe->free_count == 0)
             stripe->free_tail = NULL;
         return obj;
     }
-    return stripe->bump < STRIPE_SLOTS ? slot_at(type, s, stripe->bump++)
-                                       : NULL;
+    if (any_freed ||
+        (stripe->fresh == stripe->fresh_end && !chunk_take(type, s)))
+        return NULL;
+    return slot_at(type, stripe->fresh++);
 }
 
 /* Zeroes a slot around `state`, which validators may read concurrently. */
@@ -132,30 +202,52 @@ static void slot_clear(struct refcl_object *obj)
     memset(p + tail, 0, REFCL_SLOT_SIZE - tail);
 }
 
-/* Takes a slot from stripe @p s and makes it a live object. Under the
- * stripe lock, disp_data included: see refcl_objects_set_disp_data. */
+/* Makes slot @p obj of stripe @p s a live object of @p type. Under the
+ * stripe's lock, disp_data included: see refcl_objects_set_disp_data. */
+static void slot_init(struct refcl_object *obj, enum refcl_type type,
+                      unsigned s, struct refcl_object *parent,
+                      struct _cl_platform_id *platform,
+                      const struct _cl_icd_dispatch *dispatch)
+{
+    const struct refcl_object *source =
+        parent ? parent : (const struct refcl_object *)platform;
+    slot_clear(obj);
+    obj->dispatch = source ? source->dispatch : dispatch;
+    obj->disp_data = source ? source->disp_data : NULL;
+    obj->platform = platform;
+    obj->parent = parent;
+    obj->stripe = s;
+    atomic_init(&obj->refcount, 1);
+    atomic_store_explicit(&obj->state, REFCL_LIVE_TAG(type),
+                          memory_order_release);
+}
+
+/* Takes a slot from stripe @p s and makes it a live object. */
 static struct refcl_object *stripe_alloc(enum refcl_type type, unsigned s,
-                                         bool pool_full,
+                                         bool any_freed,
                                          struct refcl_object *parent,
                                          struct _cl_platform_id *platform,
                                          const struct _cl_icd_dispatch *dispatch)
 {
-    struct stripe *stripe = &stripes[type][s];
+    struct stripe *stripe = &pools[type].stripes[s];
     pthread_mutex_lock(&stripe->lock);
-    struct refcl_object *obj = stripe_take(type, s, pool_full);
-    if (obj) {
-        const struct refcl_object *source =
-            parent ? parent : (const struct refcl_object *)platform;
-        slot_clear(obj);
-        obj->dispatch = source ? source->dispatch : dispatch;
-        obj->disp_data = source ? source->disp_data : NULL;
-        obj->platform = platform;
-        obj->parent = parent;
-        atomic_init(&obj->refcount, 1);
-        atomic_store_explicit(&obj->state, REFCL_LIVE_TAG(type),
-                              memory_order_release);
-    }
+    struct refcl_object *obj = stripe_take(type, s, any_freed);
+    if (obj)
+        slot_init(obj, type, s, parent, platform, dispatch);
     pthread_mutex_unlock(&stripe->lock);
+    return obj;
+}
+
+/* Out of memory for fresh slots: a quarantined slot of any stripe. */
+__attribute__((cold, noinline)) static struct refcl_object *
+alloc_any_freed(enum refcl_type type, unsigned first,
+                struct refcl_object *parent, struct _cl_platform_id *platform,
+                const struct _cl_icd_dispatch *dispatch)
+{
+    struct refcl_object *obj = NULL;
+    for (unsigned i = 0; !obj && i < STRIPES; i++)
+        obj = stripe_alloc(type, (first + i) % STRIPES, true, parent,
+                           platform, dispatch);
     return obj;
 }
 
@@ -163,27 +255,21 @@ void *refcl_object_alloc(enum refcl_type type, struct refcl_object *parent,
                          struct _cl_platform_id *platform,
                          const struct _cl_icd_dispatch *dispatch)
 {
-    if (pthread_once(&region_once, region_map) != 0 ||
-        !atomic_load_explicit(&refcl_pool_base, memory_order_acquire))
-        return NULL;
-    /* Other stripes only when this thread's has no slot to give: fresh
-     * slots first, so that quarantined ones wait as long as they would in
-     * one undivided pool. */
-    unsigned first = stripe_pick();
-    for (int pass = 0; pass < 2; pass++)
-        for (unsigned i = 0; i < STRIPES; i++) {
-            struct refcl_object *obj =
-                stripe_alloc(type, (first + i) % STRIPES, pass == 1, parent,
-                             platform, dispatch);
-            if (obj)
-                return obj;
-        }
-    return NULL;
+    pthread_once(&pools_once, pools_init);
+    unsigned s = stripe_pick();
+    struct refcl_object *obj =
+        stripe_alloc(type, s, false, parent, platform, dispatch);
+    return obj ? obj
+               : alloc_any_freed(type, s, parent, platform, dispatch);
 }
 
 void refcl_object_free(struct refcl_object *obj)
 {
-    struct stripe *stripe = stripe_of(obj);
+    enum refcl_type type =
+        (enum refcl_type)(atomic_load_explicit(&obj->state,
+                                               memory_order_relaxed) &
+                          0xffffu);
+    struct stripe *stripe = &pools[type].stripes[obj->stripe];
     atomic_store_explicit(&obj->state, 0, memory_order_release);
     pthread_mutex_lock(&stripe->lock);
     obj->parent = NULL;
@@ -230,56 +316,61 @@ cl_int refcl_handle_release(void *handle, enum refcl_type type,
     return CL_SUCCESS;
 }
 
-/* Sets disp_data of @p platform's live objects in the @p type pool. */
+/* Sets disp_data of @p platform's live objects in the @p type pool. Every
+ * slot handed to a stripe lies in a mapped segment. */
 static void pool_set_disp_data(enum refcl_type type,
                                struct _cl_platform_id *platform,
                                void *disp_data)
 {
-    for (unsigned s = 0; s < STRIPES; s++)
-        for (size_t i = 0; i < stripes[type][s].bump; i++) {
-            struct refcl_object *obj = slot_at(type, s, i);
-            if (atomic_load_explicit(&obj->state, memory_order_relaxed) ==
-                    REFCL_LIVE_TAG(type) &&
-                obj->platform == platform)
-                obj->disp_data = disp_data;
-        }
+    for (size_t i = 0; i < pools[type].handed; i++) {
+        struct refcl_object *obj = slot_at(type, i);
+        if (atomic_load_explicit(&obj->state, memory_order_relaxed) ==
+                REFCL_LIVE_TAG(type) &&
+            obj->platform == platform)
+            obj->disp_data = disp_data;
+    }
 }
 
 /*
  * Pools are walked in type order and every parent's type comes no later
  * than its child's, so a child created during the walk copies from a parent
  * the walk has already updated, or is itself updated when its pool's turn
- * comes (creation holds its stripe's lock, the walk all of the pool's). All
- * of them at once, because parent and child may share a type but not a
+ * comes (creation holds its stripe's lock, the walk all of the pool's,
+ * which also keeps `handed` still: stripes take chunks under their lock).
+ * All of them at once, because parent and child may share a type but not a
  * stripe: a child created in a stripe already walked could copy from a
  * parent in one not yet walked.
  */
 void refcl_objects_set_disp_data(struct _cl_platform_id *platform,
                                  void *disp_data)
 {
-    if (!atomic_load_explicit(&refcl_pool_base, memory_order_acquire))
-        return;
+    pthread_once(&pools_once, pools_init);
     for (int type = 0; type < REFCL_TYPE_COUNT; type++) {
+        struct stripe *stripes = pools[type].stripes;
         for (unsigned s = 0; s < STRIPES; s++)
-            pthread_mutex_lock(&stripes[type][s].lock);
+            pthread_mutex_lock(&stripes[s].lock);
         pool_set_disp_data(type, platform, disp_data);
         for (unsigned s = STRIPES; s-- > 0;)
-            pthread_mutex_unlock(&stripes[type][s].lock);
+            pthread_mutex_unlock(&stripes[s].lock);
     }
 }
 
 void refcl_objects_teardown(void)
 {
-    uintptr_t base = atomic_exchange(&refcl_pool_base, 0);
-    if (!base)
-        return;
+    for (int t = 0; t < REFCL_TYPE_COUNT; t++) {
+        for (unsigned k = 0; k < REFCL_SEGMENTS; k++) {
+            uintptr_t base = atomic_exchange(&refcl_pools[t].base[k], 0);
+            size_t bytes = segment_slots(k) * REFCL_SLOT_SIZE;
+            if (!base)
+                break;
 #ifdef REFCL_LSAN
-    __lsan_unregister_root_region((void *)base, REGION_BYTES);
+            __lsan_unregister_root_region((void *)base, bytes);
 #endif
-    munmap((void *)base, REGION_BYTES);
-    for (int t = 0; t < REFCL_TYPE_COUNT; t++)
-        for (unsigned s = 0; s < STRIPES; s++) {
-            pthread_mutex_destroy(&stripes[t][s].lock);
-            memset(&stripes[t][s], 0, sizeof(stripes[t][s]));
+            munmap((void *)base, bytes);
         }
+        pthread_mutex_destroy(&pools[t].grow_lock);
+        for (unsigned s = 0; s < STRIPES; s++)
+            pthread_mutex_destroy(&pools[t].stripes[s].lock);
+        memset(&pools[t], 0, sizeof(pools[t]));
+    }
 }

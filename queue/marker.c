@@ -8,11 +8,24 @@
 #include "refcl/event.h"
 #include "refcl/queue.h"
 
+/* A marker, or a barrier, that waits for @p wait_list (validated). */
+static cl_int enqueue(cl_command_queue queue, bool barrier, cl_uint num_events,
+                      const cl_event *wait_list, cl_event *event)
+{
+    struct refcl_command command = {
+        .type = barrier ? CL_COMMAND_BARRIER : CL_COMMAND_MARKER,
+        .barrier = barrier,
+        .num_events = num_events,
+        .wait_list = wait_list,
+    };
+    return refcl_executor_enqueue(queue, &command, event);
+}
+
 /* CL_INVALID_COMMAND_QUEUE "if command_queue is not a valid host
  * command-queue", then the wait list (refcl_wait_list_check). */
-static cl_int enqueue_checked(cl_command_queue queue, cl_command_type type,
-                              bool barrier, cl_uint num_events,
-                              const cl_event *wait_list, cl_event *event)
+static cl_int enqueue_checked(cl_command_queue queue, bool barrier,
+                              cl_uint num_events, const cl_event *wait_list,
+                              cl_event *event)
 {
     if (!refcl_object_valid(queue, REFCL_QUEUE))
         return CL_INVALID_COMMAND_QUEUE;
@@ -20,8 +33,7 @@ static cl_int enqueue_checked(cl_command_queue queue, cl_command_type type,
                                           wait_list);
     if (status != CL_SUCCESS)
         return status;
-    return refcl_executor_enqueue(queue, type, barrier, num_events, wait_list,
-                                  event);
+    return enqueue(queue, barrier, num_events, wait_list, event);
 }
 
 cl_int CL_API_CALL refcl_clEnqueueMarkerWithWaitList(cl_command_queue queue,
@@ -29,8 +41,7 @@ cl_int CL_API_CALL refcl_clEnqueueMarkerWithWaitList(cl_command_queue queue,
                                                      const cl_event *wait_list,
                                                      cl_event *event)
 {
-    return enqueue_checked(queue, CL_COMMAND_MARKER, false, num_events,
-                           wait_list, event);
+    return enqueue_checked(queue, false, num_events, wait_list, event);
 }
 
 cl_int CL_API_CALL refcl_clEnqueueBarrierWithWaitList(cl_command_queue queue,
@@ -38,8 +49,7 @@ cl_int CL_API_CALL refcl_clEnqueueBarrierWithWaitList(cl_command_queue queue,
                                                       const cl_event *wait_list,
                                                       cl_event *event)
 {
-    return enqueue_checked(queue, CL_COMMAND_BARRIER, true, num_events,
-                           wait_list, event);
+    return enqueue_checked(queue, true, num_events, wait_list, event);
 }
 
 /* "The marker command waits for all commands previously enqueued in
@@ -52,13 +62,12 @@ cl_int CL_API_CALL refcl_clEnqueueMarker(cl_command_queue queue,
     /* CL_INVALID_VALUE "if event is NULL". */
     if (!event)
         return CL_INVALID_VALUE;
-    return refcl_executor_enqueue(queue, CL_COMMAND_MARKER, false, 0, NULL,
-                                  event);
+    return enqueue(queue, false, 0, NULL, event);
 }
 
 cl_int CL_API_CALL refcl_clEnqueueBarrier(cl_command_queue queue)
 {
-    return enqueue_checked(queue, CL_COMMAND_BARRIER, true, 0, NULL, NULL);
+    return enqueue_checked(queue, true, 0, NULL, NULL);
 }
 
 /* "enqueue a wait for a specific event or a list of events to complete
@@ -79,6 +88,5 @@ cl_int CL_API_CALL refcl_clEnqueueWaitForEvents(cl_command_queue queue,
         status = CL_INVALID_CONTEXT;
     if (status != CL_SUCCESS)
         return status;
-    return refcl_executor_enqueue(queue, CL_COMMAND_BARRIER, true, num_events,
-                                  event_list, NULL);
+    return enqueue(queue, true, num_events, event_list, NULL);
 }

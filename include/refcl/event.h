@@ -18,10 +18,17 @@ struct refcl_callback; /* one clSetEventCallback registration */
 enum refcl_time { REFCL_TIME_QUEUED, REFCL_TIME_SUBMIT, REFCL_TIME_START,
                   REFCL_TIME_END };
 
+struct refcl_command_ops; /* a command's work (refcl/queue.h) */
+
 struct _cl_event {
     struct refcl_object obj;          /**< obj.parent: queue, or context */
     struct _cl_context *context;      /**< retained */
-    struct _cl_command_queue *queue;  /**< retained; NULL for a user event */
+    /** The command's queue, NULL for a user event: retained while the
+     *  command is pending (holds_queue), afterwards only what
+     *  CL_EVENT_COMMAND_QUEUE answers. */
+    struct _cl_command_queue *queue;
+    bool holds_queue;
+    bool profiling;                   /**< its queue has profiling on */
     cl_command_type command_type;
     /** CL_QUEUED ... CL_COMPLETE, or a negative error: written under the
      *  lock, read without it by clGetEventInfo. */
@@ -38,13 +45,18 @@ struct _cl_event {
      *  fails the command; the rest are queue order (in-order queues,
      *  markers, barriers). */
     cl_uint wait_count;
+    /** The command's work, NULL for markers and barriers; ops and payload
+     *  are dropped together with the queue (refcl_event_drop_work). */
+    const struct refcl_command_ops *ops;
+    void *payload;
 };
 REFCL_OBJECT_LAYOUT(struct _cl_event);
 
 /**
  * Creates the event of a command of @p type on @p queue (status CL_QUEUED,
  * its QUEUED time taken), or a user event when @p queue is NULL (status
- * CL_SUBMITTED). Retains the context, and the queue.
+ * CL_SUBMITTED). Retains the context, and the queue until the command is
+ * done.
  * @return the event with refcount 1, or NULL when out of memory.
  */
 struct _cl_event *refcl_event_create(struct _cl_context *context,
@@ -53,6 +65,16 @@ struct _cl_event *refcl_event_create(struct _cl_context *context,
 
 /** Drops one reference; the last one destroys the event. No lock held. */
 void refcl_event_release(struct _cl_event *event);
+
+/** Destroys @p event, whose last reference is gone. No lock held. */
+void refcl_event_destroy(struct _cl_event *event);
+
+/**
+ * Drops what a command holds for its work, once: its payload (ops->release)
+ * and its queue. The executor calls it before the command can be seen
+ * complete; destroying an event that never ran calls it too. No lock held.
+ */
+void refcl_event_drop_work(struct _cl_event *event);
 
 /** True once @p event is complete: CL_COMPLETE or an error. Under the
  *  lock. */

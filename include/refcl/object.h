@@ -5,12 +5,13 @@
  * Layout (cl_khr_icd 1.x and 2.0): the loader reads `dispatch` at offset 0
  * and, for ICD2, `disp_data` right after it. The rest is refcl's own.
  *
- * Validation never trusts a handle: each object type lives in its own pool, a
- * fixed virtual region of equal slots that refcl reserves once and never
- * unmaps while loaded. A handle is valid only if it is the start of a slot of
- * the right pool and that slot's `state` says "live". Only after that check is
- * anything else read through the handle, so NULL, foreign, zeroed or released
- * handles all get CL_INVALID_<TYPE> and never a crash.
+ * Validation never trusts a handle: each object type lives in its own pool,
+ * a few mappings of equal slots (segments) that refcl maps as the pool grows
+ * and never unmaps while loaded. A handle is valid only if it is the start
+ * of a slot of a segment of the right pool and that slot's `state` says
+ * "live". Only after that check is anything else read through the handle, so
+ * NULL, foreign, zeroed or released handles all get CL_INVALID_<TYPE> and
+ * never a crash.
  */
 #ifndef REFCL_OBJECT_H
 #define REFCL_OBJECT_H
@@ -47,6 +48,7 @@ struct refcl_object {
     atomic_uint refcount;
     struct refcl_object *parent;             /**< creator, or NULL */
     struct _cl_platform_id *platform;        /**< owning platform */
+    unsigned stripe;                         /**< pool stripe of its slot */
 };
 
 _Static_assert(offsetof(struct refcl_object, dispatch) == 0,
@@ -68,7 +70,8 @@ _Static_assert(offsetof(struct refcl_object, disp_data) == sizeof(void *),
  * @p parent (if any), else from @p platform; a platform passes itself as
  * neither (both NULL) and gets @p dispatch and a NULL disp_data.
  *
- * @return the object, or NULL when the pool is exhausted or cannot be mapped.
+ * @return the object, or NULL when no memory is left for it (or its pool
+ * already holds REFCL_SEGMENTS full segments).
  */
 void *refcl_object_alloc(enum refcl_type type, struct refcl_object *parent,
                          struct _cl_platform_id *platform,
@@ -77,32 +80,64 @@ void *refcl_object_alloc(enum refcl_type type, struct refcl_object *parent,
 /** Marks @p obj dead and returns its slot to the pool (after a quarantine). */
 void refcl_object_free(struct refcl_object *obj);
 
-/** Slots of each pool. */
-#define REFCL_POOL_SLOTS ((size_t)1 << 18)
-/** Bytes of each pool; the pools lie back to back, in type order. */
-#define REFCL_POOL_BYTES (REFCL_POOL_SLOTS * REFCL_SLOT_SIZE)
+/** Slots of a pool's first segment; segment k holds this << k. */
+#define REFCL_SEGMENT0_SLOTS ((size_t)1 << 16)
+/** Segments a pool may have: 2^16 * (2^10 - 1), about 67 million slots of
+ *  each type, 16 GiB; mapped only as the live objects need them. */
+#define REFCL_SEGMENTS 10u
 /** `state` of a live object of @p type: "RC" and the type. */
 #define REFCL_LIVE_TAG(type) (0x52430000u | (unsigned)(type))
 
 /**
- * Start of the pools, 0 until they are mapped (and after unload). Owned by
+ * Where each pool's segments are: base[k] is segment k's start, 0 until it
+ * is mapped (and after unload); segments are mapped in order. Owned by
  * icd/object.c; visible here so that validation, which every entry point
  * starts with, needs no call.
  */
-extern _Atomic uintptr_t refcl_pool_base __attribute__((visibility("hidden")));
+struct refcl_pool_map {
+    _Atomic uintptr_t base[REFCL_SEGMENTS];
+};
+extern struct refcl_pool_map refcl_pools[REFCL_TYPE_COUNT]
+    __attribute__((visibility("hidden")));
 
-/** True if @p handle is a live object of @p type handed out by refcl. */
+/** Bytes of a pool's first segment. */
+#define REFCL_SEGMENT0_BYTES (REFCL_SEGMENT0_SLOTS * REFCL_SLOT_SIZE)
+
+/** True if @p obj, a slot of a mapped segment, holds a live @p type. */
+static inline bool refcl_slot_live(const struct refcl_object *obj,
+                                   enum refcl_type type)
+{
+    return atomic_load_explicit(&obj->state, memory_order_acquire) ==
+           REFCL_LIVE_TAG(type);
+}
+
+/** True if @p handle is a live object of @p type handed out by refcl.
+ *  Inline, and cheapest for the first segment, which holds every object of
+ *  most programs; no call, so that the entry points that start with it
+ *  need no stack frame. */
 static inline bool refcl_object_valid(const void *handle,
                                       enum refcl_type type)
 {
-    uintptr_t base =
-        atomic_load_explicit(&refcl_pool_base, memory_order_acquire);
-    uintptr_t offset = (uintptr_t)handle - base - type * REFCL_POOL_BYTES;
-    if (!base || offset >= REFCL_POOL_BYTES || offset % REFCL_SLOT_SIZE)
+    const struct refcl_pool_map *pool = &refcl_pools[type];
+    uintptr_t base = atomic_load_explicit(&pool->base[0],
+                                          memory_order_acquire);
+    uintptr_t offset = (uintptr_t)handle - base;
+    if (!base)
         return false;
-    const struct refcl_object *obj = handle;
-    return atomic_load_explicit(&obj->state, memory_order_acquire) ==
-           REFCL_LIVE_TAG(type);
+    if (__builtin_expect(offset >= REFCL_SEGMENT0_BYTES, 0)) {
+        unsigned k = 1;
+        for (;; k++) {
+            if (k == REFCL_SEGMENTS)
+                return false;
+            base = atomic_load_explicit(&pool->base[k], memory_order_acquire);
+            offset = (uintptr_t)handle - base;
+            if (!base)
+                return false;
+            if (offset < REFCL_SEGMENT0_BYTES << k)
+                break;
+        }
+    }
+    return offset % REFCL_SLOT_SIZE == 0 && refcl_slot_live(handle, type);
 }
 
 /** The spec's CL_INVALID_<TYPE> code for @p type. */
@@ -156,7 +191,7 @@ static inline cl_uint refcl_object_refcount(const struct refcl_object *obj)
 void refcl_objects_set_disp_data(struct _cl_platform_id *platform,
                                  void *disp_data);
 
-/** Releases every pool mapping (library unload). */
+/** Unmaps every pool segment (library unload). */
 void refcl_objects_teardown(void);
 
 #endif /* REFCL_OBJECT_H */

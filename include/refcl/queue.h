@@ -58,18 +58,46 @@ struct refcl_executor *refcl_executor_create(struct _cl_command_queue *queue);
  */
 bool refcl_executor_destroy(struct refcl_executor *executor);
 
+/** What a command does besides taking its place in its queue's order. */
+struct refcl_command_ops {
+    /**
+     * Does the command's work, on its queue's worker with no lock held.
+     * @return CL_COMPLETE, or the negative error the command ends with.
+     */
+    cl_int (*run)(void *payload, struct _cl_command_queue *queue);
+    /** Drops what the command holds (memory objects, ...) and frees
+     *  @p payload; called once, before anyone can see the command
+     *  complete, or when it never runs. May be NULL. */
+    void (*release)(void *payload);
+};
+
+/** A command for refcl_executor_enqueue. */
+struct refcl_command {
+    cl_command_type type;
+    /** Holds back every command enqueued after it (out-of-order queues;
+     *  an in-order queue's commands all wait for their predecessor). */
+    bool barrier;
+    /** refcl_executor_enqueue returns only once the command is complete. */
+    bool blocking;
+    cl_uint num_events;
+    const cl_event *wait_list;           /**< already validated */
+    const struct refcl_command_ops *ops; /**< NULL: ordering only */
+    void *payload;                       /**< for ops; owned from enqueue on */
+};
+
 /**
- * Enqueues a marker (@p barrier false) or a barrier on @p queue, waiting
- * for @p wait_list (already validated), or for every command enqueued
- * before it when the list is empty. A barrier also holds back every
- * command enqueued after it. Stores the command's event in @p event if
- * not NULL.
- * @return CL_SUCCESS, CL_OUT_OF_HOST_MEMORY or CL_OUT_OF_RESOURCES (no
- * worker thread).
+ * Enqueues @p command on @p queue. It waits for its wait list, and for the
+ * commands of the queue its kind follows (docs/runtime.md); when it runs,
+ * ops->run does its work. Stores its event in @p event unless NULL.
+ * Ownership of the payload passes to the command on every path: ops->release
+ * is called also when the enqueue fails.
+ * @return CL_SUCCESS; for a blocking command that ended in an error, that
+ * error (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when its wait list
+ * failed); CL_OUT_OF_HOST_MEMORY, or CL_OUT_OF_RESOURCES when no worker
+ * thread can be started.
  */
 cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
-                              cl_command_type type, bool barrier,
-                              cl_uint num_events, const cl_event *wait_list,
+                              const struct refcl_command *command,
                               cl_event *event);
 
 /** Blocks until @p queue has no pending command (clFinish). */

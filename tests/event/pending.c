@@ -3,9 +3,8 @@
  * runs (its events complete), and once the last reference goes, on
  * whichever thread, everything is freed: the context's destructor callback
  * proves the context went, valgrind and LeakSanitizer that nothing leaked,
- * /proc/self/task that no worker thread stayed behind (threads_alive).
+ * /proc/self/task that no worker thread stayed behind (test_thread_count).
  */
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
@@ -14,57 +13,6 @@
 #include "check.h"
 
 #define ROUNDS 20
-
-/* PF_EXITING of the kernel's include/linux/sched.h ("getting shut down"),
- * in the flags field of /proc/<pid>/task/<tid>/stat (proc(5)). */
-#define TASK_EXITING 0x4u
-
-/* True unless task @p tid of this process is gone or exiting. */
-static int task_alive(const char *tid)
-{
-    char path[64], text[1024];
-    snprintf(path, sizeof(path), "/proc/self/task/%s/stat", tid);
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return 0; /* released since readdir */
-    size_t n = fread(text, 1, sizeof(text) - 1, file);
-    fclose(file);
-    text[n] = '\0';
-    /* pid (comm) state ppid pgrp session tty_nr tpgid flags ...; comm may
-     * hold anything, ')' included. */
-    const char *end = strrchr(text, ')');
-    char state;
-    unsigned flags;
-    if (!end || sscanf(end + 1, " %c %*d %*d %*d %*d %*d %u", &state,
-                       &flags) != 2)
-        return 1; /* unreadable: counted, so the check fails loudly */
-    return !(flags & TASK_EXITING);
-}
-
-/*
- * The threads of this process that can still run, or -1: /proc/self/task
- * less the tasks already exiting. Not test_thread_count: pthread_join
- * returns when the kernel clears the thread's TID (CLONE_CHILD_CLEARTID, in
- * exit_mm), but /proc/self/task lists the thread until the kernel releases
- * it at the very end of its exit (release_task). In between, which can
- * outlast pthread_join's return when the exiting thread loses its CPU or
- * waits for the mmap lock, a joined thread still shows there. PF_EXITING
- * is set at the start of that exit, before the TID is cleared: every
- * joined thread has it, and no thread that may still run code of the
- * process.
- */
-static int threads_alive(void)
-{
-    DIR *dir = opendir("/proc/self/task");
-    if (!dir)
-        return -1;
-    int count = 0;
-    for (struct dirent *e; (e = readdir(dir));)
-        if (e->d_name[0] != '.')
-            count += task_alive(e->d_name);
-    closedir(dir);
-    return count;
-}
 
 static cl_device_id device;
 
@@ -229,19 +177,17 @@ static void reap(void)
 }
 
 /* The ordinary way: released after clFinish, the worker is joined at once,
- * on this thread, before clReleaseCommandQueue returns: no waiting here.
- * Joined means exiting (threads_alive), not yet gone from /proc/self/task
- * (test_thread_count). */
+ * on this thread, before clReleaseCommandQueue returns: no waiting here. */
 static void check_finished_first(int threads)
 {
     cl_int err;
     cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
     CHECK_EQ(clEnqueueBarrier(queue), CL_SUCCESS);
-    CHECK_EQ(threads_alive(), threads + 1);
+    CHECK_EQ(test_thread_count(), threads + 1);
     CHECK_EQ(clFinish(queue), CL_SUCCESS);
     CHECK_EQ(clReleaseCommandQueue(queue), CL_SUCCESS);
-    CHECK_EQ(threads_alive(), threads);
+    CHECK_EQ(test_thread_count(), threads);
     CHECK_EQ(clReleaseContext(context), CL_SUCCESS);
 }
 
@@ -294,7 +240,7 @@ int main(void)
     /* For its side effect (ThreadSanitizer's own thread): its count may
      * still include the thread it just joined. */
     test_thread_baseline();
-    int threads = threads_alive();
+    int threads = test_thread_count();
     int expected_gone = 0;
     check_finished_first(threads);
     check_released_first(&expected_gone);
@@ -305,11 +251,11 @@ int main(void)
      * may still be on its way out (it released the context, so called
      * context_gone, just before). 5 s at most. */
     reap();
-    for (int i = 0; i < 500 && threads_alive() != threads; i++) {
+    for (int i = 0; i < 500 && test_thread_count() != threads; i++) {
         usleep(10 * 1000);
         reap();
     }
-    CHECK_EQ(threads_alive(), threads);
+    CHECK_EQ(test_thread_count(), threads);
     leave_work_for_unload();
     return TEST_RESULT();
 }

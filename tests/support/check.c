@@ -24,14 +24,41 @@ void *test_unmapped_handle(void)
     return page;
 }
 
+/* PF_EXITING of the kernel's include/linux/sched.h ("getting shut down"),
+ * in the flags field of /proc/<pid>/task/<tid>/stat (proc(5)). */
+#define TASK_EXITING 0x4u
+
+/* True unless task @p tid of this process is gone or exiting. */
+static int task_alive(const char *tid)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof(path), "/proc/self/task/%s/stat", tid);
+    FILE *file = fopen(path, "r");
+    if (!file)
+        return 0; /* released since readdir */
+    size_t n = fread(text, 1, sizeof(text) - 1, file);
+    fclose(file);
+    text[n] = '\0';
+    /* pid (comm) state ppid pgrp session tty_nr tpgid flags ...; comm may
+     * hold anything, ')' included. */
+    const char *end = strrchr(text, ')');
+    char state;
+    unsigned flags;
+    if (!end || sscanf(end + 1, " %c %*d %*d %*d %*d %*d %u", &state,
+                       &flags) != 2)
+        return 1; /* unreadable: counted, so the check fails loudly */
+    return !(flags & TASK_EXITING);
+}
+
 int test_thread_count(void)
 {
-    int count = 0;
     DIR *dir = opendir("/proc/self/task");
     if (!dir)
         return -1;
+    int count = 0;
     for (struct dirent *e; (e = readdir(dir));)
-        count += e->d_name[0] != '.';
+        if (e->d_name[0] != '.')
+            count += task_alive(e->d_name);
     closedir(dir);
     return count;
 }

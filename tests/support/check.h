@@ -89,14 +89,10 @@ static inline int test_context_queue(cl_device_id device,
         fprintf(stderr, "clCreateContext: %d\n", err);
         return 0;
     }
-/* Tests that include <CL/cl.h> before this header get its deprecation
- * attributes, whatever CL_USE_DEPRECATED_* this header defines. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    *queue = clCreateCommandQueue(*context, device, properties, &err);
-#pragma GCC diagnostic pop
+    const cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, properties, 0};
+    *queue = clCreateCommandQueueWithProperties(*context, device, list, &err);
     if (err != CL_SUCCESS) {
-        fprintf(stderr, "clCreateCommandQueue: %d\n", err);
+        fprintf(stderr, "clCreateCommandQueueWithProperties: %d\n", err);
         clReleaseContext(*context);
         return 0;
     }
@@ -112,7 +108,17 @@ static inline void *test_object_word(const void *object, int index)
     return value;
 }
 
-/** The threads of this process (/proc/self/task), or -1. */
+/**
+ * The threads of this process that can still run, or -1: /proc/self/task
+ * less the tasks already exiting. pthread_join returns when the kernel
+ * clears the thread's TID (CLONE_CHILD_CLEARTID, in exit_mm), but
+ * /proc/self/task lists the thread until the kernel releases it at the very
+ * end of its exit (release_task). In between, which can outlast
+ * pthread_join's return when the exiting thread loses its CPU or waits for
+ * the mmap lock, a joined thread still shows there. PF_EXITING is set at
+ * the start of that exit, before the TID is cleared: every joined thread
+ * has it, and no thread that may still run code of the process.
+ */
 int test_thread_count(void);
 
 /**
