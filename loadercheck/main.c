@@ -8,6 +8,7 @@
  */
 #include <dlfcn.h>
 #include <fnmatch.h>
+#include <link.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +52,8 @@ static const char usage[] =
     "  --loader LIBRARY  the loader to check (default: libOpenCL.so.1, as\n"
     "                    the dynamic linker finds it)\n"
     "  --refcl LIBRARY   refcl's library to make the vendors from\n"
-    "                    (default: " REFCL_LIBRARY_DEFAULT ")\n"
+    "                    (default: " REFCL_LIBRARY_DEFAULT ",\n"
+    "                    else librefcl.so.1 as the dynamic linker finds it)\n"
     "  --only PATTERN    run only the checks whose name matches the glob\n"
     "                    PATTERN, or begins with a match (repeatable)\n"
     "  --list            list the checks' names and exit\n"
@@ -68,6 +70,24 @@ static const char usage[] =
     "failed (with --expect: when the failures are the expected ones), 1\n"
     "otherwise, 2 for a usage error, 3 when the checks cannot run.\n"
     "See refcl-loader-check(1).\n";
+
+/* refcl's library when --refcl is not given: the installed one, else the
+ * one the dynamic linker finds by its soname (refcl is installed
+ * elsewhere than this program was configured for). */
+static const char *default_refcl(void)
+{
+    static char path[4096];
+    if (access(REFCL_LIBRARY_DEFAULT, R_OK) == 0)
+        return REFCL_LIBRARY_DEFAULT;
+    void *handle = dlopen("librefcl.so.1", RTLD_LAZY | RTLD_LOCAL);
+    struct link_map *map = NULL;
+    if (handle && dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map &&
+        map->l_name[0])
+        snprintf(path, sizeof(path), "%s", map->l_name);
+    if (handle)
+        dlclose(handle);
+    return path[0] ? path : REFCL_LIBRARY_DEFAULT;
+}
 
 static void parse(int argc, char **argv, struct options *options)
 {
@@ -86,7 +106,7 @@ static void parse(int argc, char **argv, struct options *options)
         {NULL, 0, NULL, 0},
     };
     *options = (struct options){.loader = "libOpenCL.so.1",
-                                .refcl = REFCL_LIBRARY_DEFAULT,
+                                .refcl = NULL,
                                 .timeout = 60};
     for (int c; (c = getopt_long(argc, argv, "h", longs, NULL)) != -1;) {
         switch (c) {
@@ -111,6 +131,8 @@ static void parse(int argc, char **argv, struct options *options)
         fputs(usage, stderr);
         exit(2);
     }
+    if (!options->refcl)
+        options->refcl = default_refcl();
 }
 
 static bool selected(const struct options *options, const char *id)
@@ -273,7 +295,7 @@ static int run_all(const struct options *options, const struct check *checks,
         status = report_finish(options, &data, identity);
     }
     if (options->keep)
-        printf("vendors kept in %s\n", dir);
+        fprintf(stderr, "refcl-loader-check: vendors kept in %s\n", dir);
     else
         vendors_remove(dir);
     free(outcomes);

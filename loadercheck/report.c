@@ -106,6 +106,7 @@ void report_coverage(FILE *out, const struct report_data *data)
     size_t entry_count;
     const struct entry *entries = entries_all(&entry_count);
     int slots = 0, in_table = 0, answered = 0, checked = 0, skipped = 0;
+    int checked_extensions = 0;
     for (size_t e = 0; e < entry_count; e++) {
         if (entries[e].slot >= slots)
             slots = entries[e].slot + 1;
@@ -130,18 +131,22 @@ void report_coverage(FILE *out, const struct report_data *data)
             skipped++;
             fprintf(out, "  %s: %s\n", entries[e].name,
                     data->outcomes[first].detail);
-        } else {
+        } else if (entries[e].slot >= 0) {
             checked++;
+        } else {
+            checked_extensions++;
         }
     }
     fprintf(out,
-            "  %d entry points checked with real objects, %d not checked "
-            "(above), %d answered by the loader itself (clGetPlatformIDs, "
+            "  checked with real objects: %d dispatch slots and %d of "
+            "refcl's extension functions; not checked: %d (above); "
+            "answered by the loader itself: %d (clGetPlatformIDs, "
             "clUnloadCompiler, clGetExtensionFunctionAddress: checked "
-            "under platforms/ and extension/), %d unreachable: the "
+            "under platforms/ and extension/); unreachable: %d (the "
             "Direct3D 10/11 and DX9 media sharing slots, which no loader "
-            "offers off Windows\n",
-            checked, skipped, answered, slots - in_table);
+            "offers off Windows)\n",
+            checked, checked_extensions, skipped, answered,
+            slots - in_table);
 }
 
 void report_counts(FILE *out, const struct report_data *data, int *passed,
