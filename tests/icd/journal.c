@@ -41,6 +41,7 @@ static void check_record(cl_platform_id platform, cl_device_id device)
     cl_call_record_refcl records[8];
     drain(platform);
     char name[64];
+    memset(name, 0, sizeof(name)); /* the journal hashes all 64 bytes */
     size_t size = 0;
     CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof(name), name,
                              &size),
