@@ -93,6 +93,9 @@ bool expect_compare(FILE *out, const char *path,
     }
     for (int i = 0; i < count; i++) {
         struct expectation *e = &list[i];
+        if (e->failing)
+            fprintf(out, "  expected: %s (%d failing): %s\n", e->pattern,
+                    e->failing, e->reason);
         if (e->matched && !e->failing && !e->unstable) {
             same = false;
             fprintf(out, "  now passing (line %d, remove it): %s\n", e->line,
