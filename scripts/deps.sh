@@ -5,6 +5,7 @@ packages=(
     build-essential cmake pkg-config clang binutils
     opencl-headers ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo
     libhwloc-dev hwloc valgrind
+    dpkg-dev debhelper lintian
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -28,12 +28,13 @@ run() { # run <build dir> <cmake args...>
     count --test-dir "$dir" --output-on-failure -j"$jobs"
 }
 
-run build/gcc -DCMAKE_C_COMPILER=gcc
+# Only here: package/deb installs refcl's packages into the system, once.
+run build/gcc -DCMAKE_C_COMPILER=gcc -DREFCL_PACKAGE_TEST=ON
 run build/clang -DCMAKE_C_COMPILER=clang
 run build/asan -DCMAKE_C_COMPILER=gcc -DREFCL_SANITIZE=address,undefined
 run build/tsan -DCMAKE_C_COMPILER=clang -DREFCL_SANITIZE=thread
 echo "== build/gcc under valgrind"
-count --test-dir build/gcc --output-on-failure -j"$jobs" -T memcheck \
+count --test-dir build/gcc --output-on-failure -j"$jobs" -T memcheck -LE package \
     --overwrite MemoryCheckCommandOptions="--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite --track-origins=yes"
 echo "== all five runs (gcc, clang, asan+ubsan, tsan, valgrind)"
 echo "$passed passed, 0 failed, $skipped skipped"

@@ -5,11 +5,12 @@
  * the test checks refcl's table against the header, not against refcl's
  * list of entries.
  */
+/* check.h first: it selects the OpenCL version and deprecated APIs. */
+#include "check.h"
+
 #include <CL/cl_icd.h>
 #include <stdint.h>
 #include <stdlib.h>
-
-#include "check.h"
 
 #if INTPTR_MAX == INT32_MAX
 #define ICD2_TAG ((intptr_t)0x434C3331)

@@ -7,14 +7,12 @@
  * hwloc library it opened for the topology, and no thread may stay
  * behind. Leaks are judged by valgrind (scripts/test.sh) and LeakSanitizer.
  */
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-#include <CL/cl_ext.h>
+/* check.h first: it selects the OpenCL version and deprecated APIs. */
+#include "check.h"
+
 #include <CL/cl_icd.h>
 #include <dlfcn.h>
 #include <stdio.h>
-
-#include "check.h"
 
 #define ROUNDS 20
 
