@@ -67,8 +67,9 @@ struct figure {
     const char *unit;
     child_fn child; /* a fresh-process figure, or */
     loop_fn loop;   /* a hot-loop figure: */
-    int threads;    /* 0: ns per call on one thread; else aggregate Mcall/s
-                       of this many threads (ALL_CPUS: one per CPU) */
+    int threads;    /* 0: time per call on one thread, in unit (ns or
+                       us); else aggregate Mcall/s of this many threads
+                       (ALL_CPUS: one per CPU) */
 };
 
 struct options {
@@ -111,6 +112,10 @@ static const char *error_name(cl_int err)
         {CL_INVALID_PROPERTY, "CL_INVALID_PROPERTY"},
         {CL_INVALID_DEVICE_PARTITION_COUNT,
          "CL_INVALID_DEVICE_PARTITION_COUNT"},
+        {CL_MEM_OBJECT_ALLOCATION_FAILURE, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+        {CL_INVALID_MEM_OBJECT, "CL_INVALID_MEM_OBJECT"},
+        {CL_INVALID_BUFFER_SIZE, "CL_INVALID_BUFFER_SIZE"},
+        {CL_INVALID_COMMAND_QUEUE, "CL_INVALID_COMMAND_QUEUE"},
         {-1001, "CL_PLATFORM_NOT_FOUND_KHR"},
         {BENCH_CHILD_FAILED, "child process failed"},
     };
@@ -313,6 +318,148 @@ static cl_int loop_user_event(const struct bench *b, long n)
     return CL_SUCCESS;
 }
 
+/* ---- memory figures: buffers made once, by the first that needs them ---- */
+
+/* Bytes the copy and map figures move. */
+#define BIG ((size_t)64 << 20)
+/* Bytes of each buffer buffer.create-release makes. */
+#define CREATED ((size_t)1 << 20)
+
+struct memory_bench {
+    cl_command_queue queue;              /* in order */
+    cl_mem src, dst;                     /* BIG bytes each, written once */
+    cl_mem mapped;                       /* BIG, CL_MEM_ALLOC_HOST_PTR */
+    cl_mem small;                        /* the 4-byte write's target */
+    unsigned char *host_src, *host_dst;  /* BIG bytes each, touched */
+    cl_int err;                          /* of the setup */
+};
+
+static pthread_once_t memory_once = PTHREAD_ONCE_INIT;
+static struct memory_bench memory_objects;
+static cl_context memory_context;
+static cl_device_id memory_device;
+
+static cl_mem memory_buffer(cl_mem_flags flags, size_t size)
+{
+    struct memory_bench *m = &memory_objects;
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = m->err ? NULL
+                        : clCreateBuffer(memory_context, flags, size, NULL,
+                                         &err);
+    /* Written once, so that no figure pays for first-touch page faults. */
+    const unsigned char zero = 0;
+    if (mem && err == CL_SUCCESS)
+        err = clEnqueueFillBuffer(m->queue, mem, &zero, 1, 0, size, 0, NULL,
+                                  NULL);
+    if (!m->err)
+        m->err = err;
+    return mem;
+}
+
+static void memory_setup(void)
+{
+    struct memory_bench *m = &memory_objects;
+    m->queue = clCreateCommandQueueWithProperties(memory_context,
+                                                  memory_device, NULL,
+                                                  &m->err);
+    m->src = memory_buffer(0, BIG);
+    m->dst = memory_buffer(0, BIG);
+    m->mapped = memory_buffer(CL_MEM_ALLOC_HOST_PTR, BIG);
+    m->small = memory_buffer(0, 4096);
+    if (!m->err)
+        m->err = clFinish(m->queue);
+    m->host_src = malloc(BIG);
+    m->host_dst = malloc(BIG);
+    if (!m->host_src || !m->host_dst)
+        m->err = CL_OUT_OF_HOST_MEMORY;
+    else {
+        memset(m->host_src, 1, BIG);
+        memset(m->host_dst, 2, BIG);
+    }
+}
+
+/* The memory figures' objects, made on first use. */
+static const struct memory_bench *memory_get(const struct bench *b)
+{
+    memory_context = b->context;
+    memory_device = b->device;
+    pthread_once(&memory_once, memory_setup);
+    return &memory_objects;
+}
+
+/* What a single-threaded copy of the same bytes costs on this machine:
+ * the bound copy-buffer.64m is held to. */
+static cl_int loop_memcpy(const struct bench *b, long n)
+{
+    const struct memory_bench *m = memory_get(b);
+    if (m->err)
+        return m->err;
+    for (long i = 0; i < n; i++) {
+        memcpy(m->host_dst, m->host_src, BIG);
+        /* Keep the compiler from dropping the copy. */
+        __asm__ volatile("" : : "r"(m->host_dst) : "memory");
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int loop_copy_buffer(const struct bench *b, long n)
+{
+    const struct memory_bench *m = memory_get(b);
+    cl_int err = m->err;
+    for (long i = 0; i < n && err == CL_SUCCESS; i++) {
+        err = clEnqueueCopyBuffer(m->queue, m->src, m->dst, 0, 0, BIG, 0,
+                                  NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clFinish(m->queue);
+    }
+    return err;
+}
+
+/* A blocking map of the whole buffer and its unmap, done. */
+static cl_int loop_map_unmap(const struct bench *b, long n)
+{
+    const struct memory_bench *m = memory_get(b);
+    cl_int err = m->err;
+    for (long i = 0; i < n && err == CL_SUCCESS; i++) {
+        void *p = clEnqueueMapBuffer(m->queue, m->mapped, CL_TRUE,
+                                     CL_MAP_READ | CL_MAP_WRITE, 0, BIG, 0,
+                                     NULL, NULL, &err);
+        if (err == CL_SUCCESS)
+            err = clEnqueueUnmapMemObject(m->queue, m->mapped, p, 0, NULL,
+                                          NULL);
+        if (err == CL_SUCCESS)
+            err = clFinish(m->queue);
+    }
+    return err;
+}
+
+/* Enqueue to return of a blocking 4-byte write. */
+static cl_int loop_write_4(const struct bench *b, long n)
+{
+    const struct memory_bench *m = memory_get(b);
+    cl_int err = m->err;
+    const cl_uint value = 42;
+    for (long i = 0; i < n && err == CL_SUCCESS; i++)
+        err = clEnqueueWriteBuffer(m->queue, m->small, CL_TRUE, 0,
+                                   sizeof(value), &value, 0, NULL, NULL);
+    return err;
+}
+
+static cl_int loop_buffer(const struct bench *b, long n)
+{
+    for (long i = 0; i < n; i++) {
+        cl_int err;
+        cl_mem mem = clCreateBuffer(b->context, CL_MEM_READ_WRITE, CREATED,
+                                    NULL, &err);
+        if (err != CL_SUCCESS)
+            return err;
+        err = clReleaseMemObject(mem);
+        if (err != CL_SUCCESS)
+            return err;
+    }
+    return CL_SUCCESS;
+}
+
 static cl_int release_devices(const cl_device_id *devices, cl_uint count)
 {
     cl_int status = CL_SUCCESS;
@@ -377,6 +524,11 @@ static const struct figure figures[] = {
     {"context.create-release", "ns", NULL, loop_context, 0},
     {"subdevices.equally-1", "ns", NULL, loop_subdevices, 0},
     {"user-event.create-release", "ns", NULL, loop_user_event, 0},
+    {"buffer.create-release", "ns", NULL, loop_buffer, 0},
+    {"memcpy.64m", "us", NULL, loop_memcpy, 0},
+    {"copy-buffer.64m", "us", NULL, loop_copy_buffer, 0},
+    {"map-unmap.64m", "us", NULL, loop_map_unmap, 0},
+    {"write-buffer.4b", "ns", NULL, loop_write_4, 0},
     {"timer.host", "ns", NULL, loop_host_timer, 0},
     {"timer.device-and-host", "ns", NULL, loop_device_and_host_timer, 0},
     {"device-info.threads-1", "Mcall/s", NULL, loop_device_scalar, 1},
@@ -555,6 +707,8 @@ static cl_int sample(const struct figure *f, const struct bench *b, long n,
     struct span span;
     cl_int err = time_loop(f->loop, b, n, &span);
     *value = (double)(span.end - span.begin) / (double)n;
+    if (strcmp(f->unit, "us") == 0)
+        *value /= 1e3;
     return err;
 }
 

@@ -20,6 +20,7 @@
 #include "refcl/api.h"
 #include "refcl/device.h"
 #include "refcl/info.h"
+#include "refcl/memory.h"
 #include "refcl/platform.h"
 #include "refcl/version.h"
 /* After refcl/compat.h, which picks the CL headers' API version. */
@@ -81,10 +82,17 @@ static const cl_name_version device_only_extensions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
     {CL_REFCL_DEVICE_CPUSET_EXTENSION_VERSION,
      CL_REFCL_DEVICE_CPUSET_EXTENSION_NAME},
+    /* memory/import.c: "cl_arm_import_memory will be reported if at least
+     * one of the other extension strings is also reported". */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
 };
+/* Only where the kernel can make a dma_buf refcl can map. */
+static const cl_name_version dma_buf_extension = {CL_MAKE_VERSION(1, 0, 0),
+                                                  "cl_arm_import_memory_dma_buf"};
 #define DEVICE_ONLY_COUNT \
     (sizeof(device_only_extensions) / sizeof(device_only_extensions[0]))
-#define MAX_EXTENSIONS (REFCL_PLATFORM_EXTENSIONS_MAX + DEVICE_ONLY_COUNT)
+#define MAX_EXTENSIONS (REFCL_PLATFORM_EXTENSIONS_MAX + DEVICE_ONLY_COUNT + 1)
 static cl_name_version device_extensions[MAX_EXTENSIONS];
 static size_t extension_count;
 static char extensions_string[MAX_EXTENSIONS * CL_NAME_VERSION_MAX_NAME_SIZE];
@@ -98,6 +106,8 @@ static void extensions_init(void)
         device_extensions[extension_count++] = platform[i];
     for (size_t i = 0; i < DEVICE_ONLY_COUNT; i++)
         device_extensions[extension_count++] = device_only_extensions[i];
+    if (refcl_import_dma_buf_supported())
+        device_extensions[extension_count++] = dma_buf_extension;
     refcl_names_join(device_extensions, extension_count, extensions_string,
                      sizeof(extensions_string));
 }
@@ -419,12 +429,16 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return answer_uint(q, MEM_BASE_ADDR_ALIGN_BITS);
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
         return answer_uint(q, MIN_DATA_TYPE_ALIGN_SIZE);
-    /* No program-scope global variables, no SVM. */
+    /* No program-scope global variables. */
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
         return answer_size(q, 0);
+    /* One address space and one coherent memory for host and device
+     * (memory/svm.c); no SVM atomics: docs/memory.md says why. */
     case CL_DEVICE_SVM_CAPABILITIES:
-        return answer_ulong(q, 0);
+        return answer_ulong(q, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+                                   CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                                   CL_DEVICE_SVM_FINE_GRAIN_SYSTEM);
     /* 0: "aligned to the natural size of the type". */
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:

@@ -120,6 +120,7 @@ static const struct function functions[] = {
     FUNCTION_REACH(clIcdGetPlatformIDsKHR, EXTENSION)
     FUNCTION_REACH(clIcdGetFunctionAddressForPlatformKHR, ICD2_EXTENSION)
     FUNCTION_REACH(clIcdSetPlatformDispatchDataKHR, ICD2_EXTENSION)
+    FUNCTION_REACH(clImportMemoryARM, EXTENSION) /* cl_arm_import_memory */
     FUNCTION_REACH(clEnqueueMarkerREFCL, JOURNAL_EXTENSION)
     /* The journal's control functions: reading or arming the journal is
      * not a call to record. */

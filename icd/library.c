@@ -3,6 +3,7 @@
  * unloading refcl (dlopen/dlclose) leaks nothing.
  */
 #include "refcl/device.h"
+#include "refcl/memory.h"
 #include "refcl/object.h"
 #include "refcl/queue.h"
 
@@ -11,6 +12,7 @@ __attribute__((destructor)) static void refcl_library_unload(void)
     /* Worker threads first: no refcl code may run once the library is
      * gone. */
     refcl_executors_teardown();
+    refcl_svm_teardown();
     refcl_root_devices_teardown();
     refcl_objects_teardown();
 }

@@ -1,13 +1,15 @@
 /*
- * Every entry point refcl does not implement yet: memory objects, the
- * calls on images, samplers and kernels (none can be created: image/image.c,
- * program/kernel.c), the commands that need memory objects or kernels,
- * SVM, pipes and the GL/EGL/Direct3D/DX9 sharing extensions.
+ * Every entry point refcl does not implement yet: the calls on images,
+ * samplers, pipes and kernels (none can be created: image/image.c,
+ * program/kernel.c), the commands that need images or kernels, and the
+ * GL/EGL/Direct3D/DX9 sharing extensions. Buffers and SVM live in memory/.
  *
  * Each dispatch slot must point at a real function, and a caller holding a
  * bad handle is owed the spec's CL_INVALID_<TYPE>, not a crash. So each stub
  * validates its handle arguments in parameter order and, when all of them
- * pass, refuses with CL_INVALID_OPERATION. Later issues replace the stubs
+ * pass, refuses with CL_INVALID_OPERATION. A memory object where an image
+ * or a pipe is asked for is never one (none can exist): those arguments get
+ * CL_INVALID_MEM_OBJECT whatever they are. Later issues replace the stubs
  * family by family with real implementations.
  */
 #include "refcl/api.h"
@@ -65,6 +67,15 @@ static cl_int check_kernel_device(cl_device_id device)
     return device ? refcl_object_check(device, REFCL_DEVICE) : CL_SUCCESS;
 }
 
+/* CL_INVALID_MEM_OBJECT "if image is not a valid image object" (or pipe
+ * not a valid pipe object): refcl has neither, so a live buffer is not one
+ * either. */
+static cl_int check_image_or_pipe(cl_mem mem)
+{
+    (void)mem;
+    return CL_INVALID_MEM_OBJECT;
+}
+
 /* The way out of every entry point that returns an object or a pointer. */
 static void *refuse(cl_int code, cl_int *errcode_ret)
 {
@@ -82,59 +93,6 @@ static cl_int acquire_release(cl_command_queue queue, cl_uint num_objects,
         check_wait_list(num_events, wait_list));
 }
 
-/* Memory objects. */
-
-cl_mem CL_API_CALL refcl_clCreateBuffer(cl_context context, cl_mem_flags flags,
-                                        size_t size, void *host_ptr,
-                                        cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
-                  errcode_ret);
-}
-
-cl_mem CL_API_CALL refcl_clCreateBufferWithProperties(
-    cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
-    size_t size, void *host_ptr, cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(context, REFCL_CONTEXT)),
-                  errcode_ret);
-}
-
-cl_mem CL_API_CALL refcl_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
-                                           cl_buffer_create_type create_type,
-                                           const void *create_info,
-                                           cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(buffer, REFCL_MEM)),
-                  errcode_ret);
-}
-
-cl_int CL_API_CALL refcl_clRetainMemObject(cl_mem memobj)
-{
-    return UNIMPLEMENTED(refcl_object_check(memobj, REFCL_MEM));
-}
-
-cl_int CL_API_CALL refcl_clReleaseMemObject(cl_mem memobj)
-{
-    return UNIMPLEMENTED(refcl_object_check(memobj, REFCL_MEM));
-}
-
-cl_int CL_API_CALL refcl_clGetMemObjectInfo(cl_mem memobj,
-                                            cl_mem_info param_name,
-                                            size_t param_value_size,
-                                            void *param_value,
-                                            size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(memobj, REFCL_MEM));
-}
-
-cl_int CL_API_CALL refcl_clSetMemObjectDestructorCallback(
-    cl_mem memobj, void(CL_CALLBACK *pfn_notify)(cl_mem, void *),
-    void *user_data)
-{
-    return UNIMPLEMENTED(refcl_object_check(memobj, REFCL_MEM));
-}
-
 /* Images. */
 
 cl_int CL_API_CALL refcl_clGetImageInfo(cl_mem image, cl_image_info param_name,
@@ -142,7 +100,7 @@ cl_int CL_API_CALL refcl_clGetImageInfo(cl_mem image, cl_image_info param_name,
                                         void *param_value,
                                         size_t *param_value_size_ret)
 {
-    return UNIMPLEMENTED(refcl_object_check(image, REFCL_MEM));
+    return UNIMPLEMENTED(check_image_or_pipe(image));
 }
 
 /* Samplers. */
@@ -251,84 +209,6 @@ cl_int CL_API_CALL refcl_clGetKernelSubGroupInfoKHR(
 
 /* Enqueued commands. */
 
-cl_int CL_API_CALL refcl_clEnqueueReadBuffer(
-    cl_command_queue queue, cl_mem buffer, cl_bool blocking_read, size_t offset,
-    size_t size, void *ptr, cl_uint num_events, const cl_event *wait_list,
-    cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(buffer, REFCL_MEM),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueWriteBuffer(
-    cl_command_queue queue, cl_mem buffer, cl_bool blocking_write,
-    size_t offset, size_t size, const void *ptr, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(buffer, REFCL_MEM),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueReadBufferRect(
-    cl_command_queue queue, cl_mem buffer, cl_bool blocking_read,
-    const size_t *buffer_origin, const size_t *host_origin,
-    const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
-    size_t host_row_pitch, size_t host_slice_pitch, void *ptr,
-    cl_uint num_events, const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(buffer, REFCL_MEM),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueWriteBufferRect(
-    cl_command_queue queue, cl_mem buffer, cl_bool blocking_write,
-    const size_t *buffer_origin, const size_t *host_origin,
-    const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
-    size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
-    cl_uint num_events, const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(buffer, REFCL_MEM),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueFillBuffer(
-    cl_command_queue queue, cl_mem buffer, const void *pattern,
-    size_t pattern_size, size_t offset, size_t size, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(buffer, REFCL_MEM),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueCopyBuffer(
-    cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer,
-    size_t src_offset, size_t dst_offset, size_t size, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(src_buffer, REFCL_MEM),
-                         refcl_object_check(dst_buffer, REFCL_MEM),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueCopyBufferRect(
-    cl_command_queue queue, cl_mem src_buffer, cl_mem dst_buffer,
-    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
-    size_t dst_slice_pitch, cl_uint num_events, const cl_event *wait_list,
-    cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(src_buffer, REFCL_MEM),
-                         refcl_object_check(dst_buffer, REFCL_MEM),
-                         check_wait_list(num_events, wait_list));
-}
-
 cl_int CL_API_CALL refcl_clEnqueueReadImage(
     cl_command_queue queue, cl_mem image, cl_bool blocking_read,
     const size_t *origin, const size_t *region, size_t row_pitch,
@@ -336,7 +216,7 @@ cl_int CL_API_CALL refcl_clEnqueueReadImage(
     const cl_event *wait_list, cl_event *event)
 {
     return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(image, REFCL_MEM),
+                         check_image_or_pipe(image),
                          check_wait_list(num_events, wait_list));
 }
 
@@ -347,7 +227,7 @@ cl_int CL_API_CALL refcl_clEnqueueWriteImage(
     const cl_event *wait_list, cl_event *event)
 {
     return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(image, REFCL_MEM),
+                         check_image_or_pipe(image),
                          check_wait_list(num_events, wait_list));
 }
 
@@ -357,7 +237,7 @@ cl_int CL_API_CALL refcl_clEnqueueFillImage(
     const cl_event *wait_list, cl_event *event)
 {
     return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(image, REFCL_MEM),
+                         check_image_or_pipe(image),
                          check_wait_list(num_events, wait_list));
 }
 
@@ -367,8 +247,8 @@ cl_int CL_API_CALL refcl_clEnqueueCopyImage(
     cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(src_image, REFCL_MEM),
-                         refcl_object_check(dst_image, REFCL_MEM),
+                         check_image_or_pipe(src_image),
+                         check_image_or_pipe(dst_image),
                          check_wait_list(num_events, wait_list));
 }
 
@@ -378,7 +258,7 @@ cl_int CL_API_CALL refcl_clEnqueueCopyImageToBuffer(
     cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(src_image, REFCL_MEM),
+                         check_image_or_pipe(src_image),
                          refcl_object_check(dst_buffer, REFCL_MEM),
                          check_wait_list(num_events, wait_list));
 }
@@ -390,19 +270,8 @@ cl_int CL_API_CALL refcl_clEnqueueCopyBufferToImage(
 {
     return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
                          refcl_object_check(src_buffer, REFCL_MEM),
-                         refcl_object_check(dst_image, REFCL_MEM),
+                         check_image_or_pipe(dst_image),
                          check_wait_list(num_events, wait_list));
-}
-
-void *CL_API_CALL refcl_clEnqueueMapBuffer(
-    cl_command_queue queue, cl_mem buffer, cl_bool blocking_map,
-    cl_map_flags map_flags, size_t offset, size_t size, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event, cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                                refcl_object_check(buffer, REFCL_MEM),
-                                check_wait_list(num_events, wait_list)),
-                  errcode_ret);
 }
 
 void *CL_API_CALL refcl_clEnqueueMapImage(
@@ -412,30 +281,9 @@ void *CL_API_CALL refcl_clEnqueueMapImage(
     const cl_event *wait_list, cl_event *event, cl_int *errcode_ret)
 {
     return refuse(UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                                refcl_object_check(image, REFCL_MEM),
+                                check_image_or_pipe(image),
                                 check_wait_list(num_events, wait_list)),
                   errcode_ret);
-}
-
-cl_int CL_API_CALL refcl_clEnqueueUnmapMemObject(
-    cl_command_queue queue, cl_mem memobj, void *mapped_ptr,
-    cl_uint num_events, const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(memobj, REFCL_MEM),
-                         check_wait_list(num_events, wait_list));
-}
-
-/* CL_INVALID_VALUE "if num_mem_objects is zero or if mem_objects is NULL". */
-cl_int CL_API_CALL refcl_clEnqueueMigrateMemObjects(
-    cl_command_queue queue, cl_uint num_mem_objects, const cl_mem *mem_objects,
-    cl_mem_migration_flags flags, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(
-        refcl_object_check(queue, REFCL_QUEUE),
-        check_list(num_mem_objects, mem_objects, REFCL_MEM, NON_EMPTY),
-        check_wait_list(num_events, wait_list));
 }
 
 cl_int CL_API_CALL refcl_clEnqueueNDRangeKernel(
@@ -471,76 +319,7 @@ cl_int CL_API_CALL refcl_clEnqueueNativeKernel(
         check_wait_list(num_events, wait_list));
 }
 
-/* SVM and pipes. */
-
-/* No error code to report: NULL says both "bad context" and "unsupported". */
-void *CL_API_CALL refcl_clSVMAlloc(cl_context context, cl_svm_mem_flags flags,
-                                   size_t size, cl_uint alignment)
-{
-    return NULL;
-}
-
-/* Nothing to report an error through, and refcl never hands out SVM memory,
- * so there is nothing to free either. */
-void CL_API_CALL refcl_clSVMFree(cl_context context, void *svm_pointer)
-{
-}
-
-cl_int CL_API_CALL refcl_clEnqueueSVMFree(
-    cl_command_queue queue, cl_uint num_svm_pointers, void **svm_pointers,
-    void(CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint, void **,
-                                     void *),
-    void *user_data, cl_uint num_events, const cl_event *wait_list,
-    cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueSVMMemcpy(
-    cl_command_queue queue, cl_bool blocking_copy, void *dst_ptr,
-    const void *src_ptr, size_t size, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueSVMMemFill(
-    cl_command_queue queue, void *svm_ptr, const void *pattern,
-    size_t pattern_size, size_t size, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueSVMMap(
-    cl_command_queue queue, cl_bool blocking_map, cl_map_flags map_flags,
-    void *svm_ptr, size_t size, cl_uint num_events, const cl_event *wait_list,
-    cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueSVMUnmap(cl_command_queue queue,
-                                           void *svm_ptr, cl_uint num_events,
-                                           const cl_event *wait_list,
-                                           cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueSVMMigrateMem(
-    cl_command_queue queue, cl_uint num_svm_pointers, const void **svm_pointers,
-    const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_wait_list(num_events, wait_list));
-}
+/* Pipes. */
 
 cl_mem CL_API_CALL refcl_clCreatePipe(cl_context context, cl_mem_flags flags,
                                       cl_uint pipe_packet_size,
@@ -557,7 +336,7 @@ cl_int CL_API_CALL refcl_clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name,
                                        void *param_value,
                                        size_t *param_value_size_ret)
 {
-    return UNIMPLEMENTED(refcl_object_check(pipe, REFCL_MEM));
+    return UNIMPLEMENTED(check_image_or_pipe(pipe));
 }
 
 /* GL and EGL sharing (cl_khr_gl_sharing, cl_khr_gl_event, cl_khr_egl_*). */

@@ -15,9 +15,10 @@ cl_device_type, error codes, ...), the #defines that follow the family's
 comment in the Khronos headers (`/* cl_device_info */`), as {value, "NAME"}.
 
 trace_wrappers.inc: one wrapper per dispatch slot (and per cl_khr_icd
-function) that calls refcl_<name> and logs one line. Parameter lists come
-from the Khronos prototypes (cl.h, cl_ext.h, cl_gl.h, cl_egl.h), or from
-include/refcl/api.h for the Direct3D/DX9 and cl_khr_icd functions; how each
+function and extension function) that calls refcl_<name> and logs one line.
+Parameter lists come from the Khronos prototypes (cl.h, cl_ext.h, cl_gl.h,
+cl_egl.h), or from include/refcl/api.h for the Direct3D/DX9, cl_khr_icd and
+extension functions; how each
 parameter is printed follows from its type and its neighbours (see
 classify()).
 
@@ -48,6 +49,8 @@ PROTOTYPE_HEADERS = ["cl.h", "cl_ext.h", "cl_gl.h", "cl_egl.h"]
 ICD_FUNCTIONS = ["clIcdGetPlatformIDsKHR",
                  "clIcdGetFunctionAddressForPlatformKHR",
                  "clIcdSetPlatformDispatchDataKHR"]
+# Extension functions without a dispatch slot, wrapped like the rest.
+EXTENSION_FUNCTIONS = ["clImportMemoryARM"]
 # refcl's own extension functions (include/CL/cl_ext_refcl.h); the journal's
 # two control functions are traced but not journaled.
 REFCL_FUNCTIONS = ["clGetCallJournalREFCL", "clSetNextResultREFCL",
@@ -716,7 +719,7 @@ def main():
     families = read_families(args.headers)
     prototypes = read_prototypes(args.headers)
     slots = read_slots()
-    functions = slots + ICD_FUNCTIONS + REFCL_FUNCTIONS
+    functions = slots + ICD_FUNCTIONS + EXTENSION_FUNCTIONS + REFCL_FUNCTIONS
     missing = [f for f in functions if f not in prototypes]
     if missing:
         sys.exit("no prototype for: " + ", ".join(missing))
@@ -771,7 +774,7 @@ def main():
             if f not in JOURNAL_CONTROL:
                 slot = slots.index(f) if f in slots else -1
                 out.write("\n" + journal_wrapper(f, prototypes[f], slot))
-    checked = read_slots("XT") + ["clEnqueueMarkerREFCL"]
+    checked = read_slots("XT") + ["clImportMemoryARM", "clEnqueueMarkerREFCL"]
     with open(os.path.join(ROOT, "loadercheck/entries.inc"), "w") as out:
         out.write(HEADER_COMMENT % ("entries.h and api.h", "(" + ", ".join(
             PROTOTYPE_HEADERS) + ")", (

@@ -92,6 +92,12 @@ cl_int CL_API_CALL refcl_clEnqueueReleaseDX9MediaSurfacesKHR(
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event);
 
+/* cl_arm_import_memory (an extension function: no dispatch slot). */
+cl_mem CL_API_CALL refcl_clImportMemoryARM(
+    cl_context context, cl_mem_flags flags,
+    const cl_import_properties_arm *properties, void *memory, size_t size,
+    cl_int *errcode_ret);
+
 /* cl_khr_icd and cl_khr_icd 2.0 (reached through the extension lookup). */
 cl_int CL_API_CALL refcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
                                                 cl_platform_id *platforms,

@@ -29,8 +29,9 @@
 static cl_platform_id platform;
 static cl_device_id device;
 
-/* KIND_LIST: cl_device_partition_property values, at least one. */
-enum kind { KIND_FIXED, KIND_STRING, KIND_LIST };
+/* KIND_LIST: cl_device_partition_property values, at least one;
+ * KIND_ARRAY: an array whose size depends on the machine. */
+enum kind { KIND_FIXED, KIND_STRING, KIND_LIST, KIND_ARRAY };
 
 struct query {
     cl_device_info name;
@@ -43,6 +44,7 @@ struct query {
 #define ARRAY(name, bytes) {name, #name, KIND_FIXED, bytes}
 #define STRING(name) {name, #name, KIND_STRING, 0}
 #define LIST(name) {name, #name, KIND_LIST, 0}
+#define VARIABLE_ARRAY(name) {name, #name, KIND_ARRAY, 0}
 
 /* Every query CL/cl.h names for OpenCL 3.0 (deprecated ones included). */
 static const struct query queries[] = {
@@ -141,7 +143,7 @@ static const struct query queries[] = {
     FIXED(CL_DEVICE_MAX_NUM_SUB_GROUPS, cl_uint),
     FIXED(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, cl_bool),
     FIXED(CL_DEVICE_NUMERIC_VERSION, cl_version),
-    ARRAY(CL_DEVICE_EXTENSIONS_WITH_VERSION, 9 * sizeof(cl_name_version)),
+    VARIABLE_ARRAY(CL_DEVICE_EXTENSIONS_WITH_VERSION),
     ARRAY(CL_DEVICE_ILS_WITH_VERSION, 0),
     ARRAY(CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 0),
     FIXED(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, cl_device_atomic_capabilities),
@@ -379,7 +381,9 @@ static void check_fixed_values(void)
         {CL_DEVICE_PRINTF_BUFFER_SIZE, 1024 * 1024},
         {CL_DEVICE_PARENT_DEVICE, 0},
         {CL_DEVICE_REFERENCE_COUNT, 1},
-        {CL_DEVICE_SVM_CAPABILITIES, 0},
+        {CL_DEVICE_SVM_CAPABILITIES, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+                                         CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                                         CL_DEVICE_SVM_FINE_GRAIN_SYSTEM},
         {CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, 0},
         {CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, 0},
         {CL_DEVICE_PIPE_SUPPORT, CL_FALSE},
@@ -415,6 +419,15 @@ static void check_fixed_values(void)
     CHECK(owner == platform);
 }
 
+/* cl_arm_import_memory_dma_buf is listed where the kernel has a generic
+ * dma_buf exporter: udmabuf or a dma-heap (memory/import.c). */
+static bool dma_buf_expected(void)
+{
+    return access("/dev/udmabuf", F_OK) == 0 ||
+           access("/dev/dma_heap/system", F_OK) == 0 ||
+           access("/dev/dma_heap/reserved", F_OK) == 0;
+}
+
 static void check_fixed_strings(void)
 {
     char s[1024];
@@ -423,12 +436,21 @@ static void check_fixed_strings(void)
     CHECK_STR(string(CL_DRIVER_VERSION, s), REFCL_TEST_VERSION);
     CHECK_STR(string(CL_DEVICE_OPENCL_C_VERSION, s), "OpenCL C 1.2 refcl");
     CHECK_STR(string(CL_DEVICE_EXTENSIONS, s),
-              "cl_khr_icd cl_khr_byte_addressable_store "
-              "cl_khr_global_int32_base_atomics "
-              "cl_khr_global_int32_extended_atomics "
-              "cl_khr_local_int32_base_atomics "
-              "cl_khr_local_int32_extended_atomics cles_khr_int64 cl_khr_fp64 "
-              "cl_refcl_device_cpuset");
+              dma_buf_expected()
+                  ? "cl_khr_icd cl_khr_byte_addressable_store "
+                    "cl_khr_global_int32_base_atomics "
+                    "cl_khr_global_int32_extended_atomics "
+                    "cl_khr_local_int32_base_atomics "
+                    "cl_khr_local_int32_extended_atomics cles_khr_int64 "
+                    "cl_khr_fp64 cl_refcl_device_cpuset cl_arm_import_memory "
+                    "cl_arm_import_memory_host cl_arm_import_memory_dma_buf"
+                  : "cl_khr_icd cl_khr_byte_addressable_store "
+                    "cl_khr_global_int32_base_atomics "
+                    "cl_khr_global_int32_extended_atomics "
+                    "cl_khr_local_int32_base_atomics "
+                    "cl_khr_local_int32_extended_atomics cles_khr_int64 "
+                    "cl_khr_fp64 cl_refcl_device_cpuset cl_arm_import_memory "
+                    "cl_arm_import_memory_host");
     CHECK_STR(string(CL_DEVICE_IL_VERSION, s), "");
     CHECK_STR(string(CL_DEVICE_BUILT_IN_KERNELS, s), "");
     CHECK_STR(string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED, s),
@@ -459,6 +481,9 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(1, 0, 0), "cles_khr_int64"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_refcl_device_cpuset"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_dma_buf"},
     };
     const cl_name_version c_versions[] = {
         {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
@@ -470,7 +495,8 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
     };
-    check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions, 9);
+    check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions,
+                        dma_buf_expected() ? 12 : 11);
     check_name_versions(CL_DEVICE_OPENCL_C_ALL_VERSIONS, c_versions, 4);
     check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 2);
     check_name_versions(CL_DEVICE_ILS_WITH_VERSION, NULL, 0);

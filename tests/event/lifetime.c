@@ -41,31 +41,6 @@ static void CL_CALLBACK context_destroyed(cl_context context, void *data)
     destroyed_here += pthread_equal(pthread_self(), main_thread) != 0;
 }
 
-/* The event callback's signal. */
-static pthread_mutex_t signal_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t signal_cond = PTHREAD_COND_INITIALIZER;
-static int signalled;
-
-static void CL_CALLBACK completed(cl_event event, cl_int status, void *data)
-{
-    (void)event;
-    (void)data;
-    CHECK_EQ(status, CL_COMPLETE);
-    pthread_mutex_lock(&signal_lock);
-    signalled = 1;
-    pthread_cond_signal(&signal_cond);
-    pthread_mutex_unlock(&signal_lock);
-}
-
-static void wait_for_signal(void)
-{
-    pthread_mutex_lock(&signal_lock);
-    while (!signalled)
-        pthread_cond_wait(&signal_cond, &signal_lock);
-    signalled = 0;
-    pthread_mutex_unlock(&signal_lock);
-}
-
 /* Enqueues the round's last command on @p queue and waits, the @p how
  * way, until it is seen complete. @return its event. */
 static cl_event run_and_observe(cl_context context, cl_command_queue queue,
@@ -97,9 +72,10 @@ static cl_event run_and_observe(cl_context context, cl_command_queue queue,
         CHECK_EQ(clReleaseEvent(gate), CL_SUCCESS);
         break;
     case CALLBACK:
-        CHECK_EQ(clSetEventCallback(last, CL_COMPLETE, completed, NULL),
+        CHECK_EQ(clSetEventCallback(last, CL_COMPLETE, test_signal_complete,
+                                    NULL),
                  CL_SUCCESS);
-        wait_for_signal();
+        test_signal_wait();
         break;
     default:
         break;

@@ -8,6 +8,31 @@
 
 _Atomic int test_failures;
 
+static pthread_mutex_t signal_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t signal_cond = PTHREAD_COND_INITIALIZER;
+static int signalled;
+
+void CL_CALLBACK test_signal_complete(cl_event event, cl_int status,
+                                      void *data)
+{
+    (void)event;
+    (void)data;
+    CHECK_EQ(status, CL_COMPLETE);
+    pthread_mutex_lock(&signal_lock);
+    signalled = 1;
+    pthread_cond_signal(&signal_cond);
+    pthread_mutex_unlock(&signal_lock);
+}
+
+void test_signal_wait(void)
+{
+    pthread_mutex_lock(&signal_lock);
+    while (!signalled)
+        pthread_cond_wait(&signal_cond, &signal_lock);
+    signalled = 0;
+    pthread_mutex_unlock(&signal_lock);
+}
+
 void *test_zeroed_handle(void)
 {
     static _Alignas(256) unsigned char zeroes[1024];

@@ -128,6 +128,14 @@ int test_thread_count(void);
  */
 int test_thread_baseline(void);
 
+/** An event callback (for CL_COMPLETE) that signals test_signal_wait;
+ *  it checks that the status is CL_COMPLETE. */
+void CL_CALLBACK test_signal_complete(cl_event event, cl_int status,
+                                      void *data);
+
+/** Waits for the next test_signal_complete, on any thread. */
+void test_signal_wait(void);
+
 /** A handle refcl never handed out: points at zeroed memory. */
 void *test_zeroed_handle(void);
 
