@@ -6,33 +6,13 @@
 #ifndef LOADERCHECK_OPENCL_H
 #define LOADERCHECK_OPENCL_H
 
-#define CL_TARGET_OPENCL_VERSION 300
-#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
-#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
-#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
-#define CL_USE_DEPRECATED_OPENCL_2_1_APIS
-#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
-#include <CL/cl.h>
+/* The Khronos headers, with every API version's declarations and what
+ * bookworm's headers lack (the cl_khr_icd 2.0 types, cl_arm_import_memory's
+ * function types), guarded so that newer headers win. */
+#include "refcl/compat.h"
 #include <CL/cl_egl.h>
-#include <CL/cl_ext.h>
 #include <CL/cl_gl.h>
-#include <CL/cl_icd.h>
 #include <CL/cl_ext_refcl.h>
-#include <stdint.h>
-
-/* cl_khr_icd 2.0 (Khronos headers 2025.06 and later). */
-#ifndef CL_ICD2_TAG_KHR
-#if INTPTR_MAX == INT32_MAX
-#define CL_ICD2_TAG_KHR ((intptr_t)0x434C3331)
-#else
-#define CL_ICD2_TAG_KHR ((intptr_t)0x4F50454E434C3331)
-#endif
-typedef void *CL_API_CALL clIcdGetFunctionAddressForPlatformKHR_t(
-    cl_platform_id platform, const char *func_name);
-typedef clIcdGetFunctionAddressForPlatformKHR_t
-    *clIcdGetFunctionAddressForPlatformKHR_fn;
-#endif
 
 /* ocl-icd's loader query, which the Khronos loader answers too. */
 #ifndef CL_ICDL_VERSION
