@@ -2,7 +2,8 @@
  * refcl's run-time configuration, read once from the environment: how many
  * platforms to show, their names and ICD suffixes, which cl_khr_icd version
  * to speak, faults to inject on purpose so that loaders can be tested
- * against misbehaving drivers, and call tracing. Documented in README.md
+ * against misbehaving drivers, call tracing and the call journal, each
+ * possibly set per library instance (REFCL_INSTANCES). Documented in README.md
  * ("Configuration") and docs/tracing.md.
  * A bad value is reported on stderr and the default is used.
  */
@@ -42,6 +43,7 @@ struct refcl_config {
     int trace_fd;          /**< REFCL_TRACE: where calls are traced, or -1 */
     bool trace_addresses;  /**< REFCL_TRACE_ADDRESSES: addresses, or
                                 handles numbered and pointers hidden */
+    bool journal;          /**< REFCL_JOURNAL: keep the call journal */
 };
 
 /** The configuration, read from the environment on first call. */
