@@ -403,6 +403,17 @@ static cl_int wait_done(struct _cl_context *context, struct _cl_event *command)
     return status < 0 ? status : CL_SUCCESS;
 }
 
+/* @p command, just appended, is one whose work is the host's and nothing
+ * is ahead of it: waking the worker would cost more than the work. Its
+ * event has no callbacks yet (the application has not seen it), so running
+ * it here calls nothing of the application's. Under the lock. */
+static bool runs_on_caller(const struct refcl_executor *executor,
+                           const struct _cl_event *command)
+{
+    return command->ops && command->ops->on_caller &&
+           next_ready(executor) == command;
+}
+
 /* Creates the event of @p command on @p queue, with its work. */
 static struct _cl_event *command_create(struct _cl_command_queue *queue,
                                         const struct refcl_command *command)
@@ -438,7 +449,10 @@ cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
             executor->unretired++;
             if (command->barrier && !executor->in_order)
                 executor->barrier = created;
-            refcl_context_changed(context);
+            if (runs_on_caller(executor, created))
+                run(executor, created);
+            else
+                refcl_context_changed(context);
         }
         pthread_mutex_unlock(&context->events_lock);
     }

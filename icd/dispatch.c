@@ -4,8 +4,9 @@
  *
  * Both tables are generated from the slot list in refcl/entries.h, so the
  * loader-visible table, clIcdGetFunctionAddressForPlatformKHR and
- * clGetExtensionFunctionAddress* can never disagree. With REFCL_TRACE set,
- * all three hand out the tracing wrappers (refcl/trace.h) instead.
+ * clGetExtensionFunctionAddress* can never disagree. With REFCL_JOURNAL or
+ * REFCL_TRACE set, all three hand out the journaling (refcl/journal.h) or
+ * tracing (refcl/trace.h) twins instead.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 
 #include "refcl/api.h"
 #include "refcl/config.h"
+#include "refcl/journal.h"
 #include "refcl/platform.h"
 #include "refcl/trace.h"
 
@@ -48,54 +50,70 @@ static const struct _cl_icd_dispatch *dispatch_untraced(void)
                                                 : &dispatch_icd2;
 }
 
-/* The traced table is the selected one with every function replaced by its
- * tracing wrapper; tags stay tags. */
-static struct _cl_icd_dispatch dispatch_traced;
+/* The wrapped table is the selected one with every function replaced by its
+ * journaling twin (which traces too, when tracing) or, when only tracing,
+ * its tracing twin; tags stay tags. */
+static struct _cl_icd_dispatch dispatch_wrapped;
 
 static bool slot_is_tag(const void *slot)
 {
     return (intptr_t)slot == CL_ICD2_TAG_KHR;
 }
 
-#define TRACE_SLOT(name)                                             \
-    dispatch_traced.name = slot_is_tag((const void *)dispatch_traced.name) \
-                               ? dispatch_traced.name                  \
-                               : refcl_trace_##name;
-#define TRACE_SLOT_VOID(name)                                        \
-    dispatch_traced.name = slot_is_tag(dispatch_traced.name)         \
-                               ? dispatch_traced.name                \
-                               : (void *)refcl_trace_##name;
-static void dispatch_traced_build(void)
+#define WRAP_SLOT(name, twin)                                          \
+    dispatch_wrapped.name = slot_is_tag((const void *)dispatch_wrapped.name) \
+                                ? dispatch_wrapped.name                  \
+                                : twin##name;
+#define WRAP_SLOT_VOID(name, twin)                                   \
+    dispatch_wrapped.name = slot_is_tag(dispatch_wrapped.name)       \
+                                ? dispatch_wrapped.name              \
+                                : (void *)twin##name;
+#define JOURNAL_SLOT(name) WRAP_SLOT(name, refcl_journal_)
+#define JOURNAL_SLOT_VOID(name) WRAP_SLOT_VOID(name, refcl_journal_)
+#define TRACE_SLOT(name) WRAP_SLOT(name, refcl_trace_)
+#define TRACE_SLOT_VOID(name) WRAP_SLOT_VOID(name, refcl_trace_)
+static void dispatch_wrapped_build(void)
 {
-    dispatch_traced = *dispatch_untraced();
-    REFCL_DISPATCH_ENTRIES(TRACE_SLOT, TRACE_SLOT_VOID, TRACE_SLOT)
+    dispatch_wrapped = *dispatch_untraced();
+    if (refcl_journaling()) {
+        REFCL_DISPATCH_ENTRIES(JOURNAL_SLOT, JOURNAL_SLOT_VOID, JOURNAL_SLOT)
+    } else {
+        REFCL_DISPATCH_ENTRIES(TRACE_SLOT, TRACE_SLOT_VOID, TRACE_SLOT)
+    }
 }
+#undef WRAP_SLOT
+#undef WRAP_SLOT_VOID
+#undef JOURNAL_SLOT
+#undef JOURNAL_SLOT_VOID
 #undef TRACE_SLOT
 #undef TRACE_SLOT_VOID
 
 const struct _cl_icd_dispatch *refcl_dispatch_table(void)
 {
     static pthread_once_t built = PTHREAD_ONCE_INIT;
-    if (!refcl_tracing())
+    if (!refcl_journaling() && !refcl_tracing())
         return dispatch_untraced();
-    pthread_once(&built, dispatch_traced_build);
-    return &dispatch_traced;
+    pthread_once(&built, dispatch_wrapped_build);
+    return &dispatch_wrapped;
 }
 
 /* Who may look a function up: ICD2 loaders any entry point (through
  * clIcdGetFunctionAddressForPlatformKHR), everyone the extension
- * functions of the extensions refcl lists. */
-enum reach { CORE, EXTENSION, ICD2_EXTENSION };
+ * functions of the extensions refcl lists (cl_refcl_call_journal's only
+ * while journaling). */
+enum reach { CORE, EXTENSION, ICD2_EXTENSION, JOURNAL_EXTENSION };
 
 struct function {
     const char *name;
     void *address;
-    void *traced; /* its tracing wrapper */
+    void *traced;    /* its tracing twin */
+    void *journaled; /* its journaling twin; NULL: never journaled */
     enum reach reach;
 };
 
-#define FUNCTION_REACH(name, reach) \
-    {#name, (void *)refcl_##name, (void *)refcl_trace_##name, reach},
+#define FUNCTION_REACH(name, reach)                               \
+    {#name, (void *)refcl_##name, (void *)refcl_trace_##name,     \
+     (void *)refcl_journal_##name, reach},
 #define FUNCTION(name) FUNCTION_REACH(name, CORE)
 static const struct function functions[] = {
     REFCL_DISPATCH_ENTRIES(FUNCTION, FUNCTION, FUNCTION)
@@ -103,6 +121,13 @@ static const struct function functions[] = {
     FUNCTION_REACH(clIcdGetFunctionAddressForPlatformKHR, ICD2_EXTENSION)
     FUNCTION_REACH(clIcdSetPlatformDispatchDataKHR, ICD2_EXTENSION)
     FUNCTION_REACH(clImportMemoryARM, EXTENSION) /* cl_arm_import_memory */
+    FUNCTION_REACH(clEnqueueMarkerREFCL, JOURNAL_EXTENSION)
+    /* The journal's control functions: reading or arming the journal is
+     * not a call to record. */
+    {"clGetCallJournalREFCL", (void *)refcl_clGetCallJournalREFCL,
+     (void *)refcl_trace_clGetCallJournalREFCL, NULL, JOURNAL_EXTENSION},
+    {"clSetNextResultREFCL", (void *)refcl_clSetNextResultREFCL,
+     (void *)refcl_trace_clSetNextResultREFCL, NULL, JOURNAL_EXTENSION},
 };
 #undef FUNCTION
 #undef FUNCTION_REACH
@@ -114,21 +139,21 @@ static const struct function functions[] = {
  * lookup (a loader's first call makes one): one hash per name, where
  * sorting the table cost ~76,000 instructions. Each bucket holds a
  * function's index + 1, 0 when empty; at most 60% full, so probes stay
- * short.
+ * short (the 149 slots and refcl's 6 other functions outgrew 256 buckets).
  */
-#define BUCKETS 256u
-_Static_assert(BUCKETS == 256, "name_hash gives a byte");
+#define BUCKET_BITS 9
+#define BUCKETS (1u << BUCKET_BITS)
 _Static_assert(FUNCTION_COUNT <= BUCKETS * 6 / 10,
                "the name index needs more buckets");
-static unsigned char buckets[BUCKETS];
+static unsigned short buckets[BUCKETS];
 
-/* FNV-1a; its top byte picks the bucket (the best-mixed bits). */
+/* FNV-1a; its top bits pick the bucket (the best-mixed ones). */
 static unsigned name_hash(const char *name)
 {
     uint32_t h = 2166136261u;
     for (const unsigned char *c = (const unsigned char *)name; *c; c++)
         h = (h ^ *c) * 16777619u;
-    return h >> 24;
+    return h >> (32 - BUCKET_BITS);
 }
 
 static void buckets_build(void)
@@ -137,7 +162,7 @@ static void buckets_build(void)
         unsigned b = name_hash(functions[i].name);
         while (buckets[b])
             b = (b + 1) % BUCKETS;
-        buckets[b] = (unsigned char)(i + 1);
+        buckets[b] = (unsigned short)(i + 1);
     }
 }
 
@@ -169,17 +194,53 @@ static bool icd2_function_offered(const struct function *f)
     return true;
 }
 
-/* What a lookup hands out: the function, or its wrapper when tracing. */
+/* What a lookup hands out: the function, or its journaling or tracing
+ * twin. */
 static void *function_address(const struct function *f)
 {
+    if (refcl_journaling() && f->journaled)
+        return f->journaled;
     return refcl_tracing() ? f->traced : f->address;
+}
+
+bool refcl_function_journaled(const char *name)
+{
+    const struct function *f = function_find(name);
+    return f && f->journaled;
+}
+
+/* The REFCL ending of refcl's own extension functions stands for any ICD
+ * suffix of this instance's platforms (loaders route
+ * clGetExtensionFunctionAddress by suffix): with suffix RCA,
+ * clGetCallJournalRCA is clGetCallJournalREFCL. */
+static const struct function *suffixed_function_find(const char *name)
+{
+    const struct refcl_config *config = refcl_config();
+    size_t length = strlen(name);
+    char canonical[CL_CALL_RECORD_FUNCTION_SIZE_REFCL];
+    for (cl_uint i = 0; i < config->platforms; i++) {
+        size_t suffix = strlen(config->suffixes[i]);
+        if (suffix > length ||
+            strcmp(name + length - suffix, config->suffixes[i]) != 0 ||
+            length - suffix + sizeof("REFCL") > sizeof(canonical))
+            continue;
+        memcpy(canonical, name, length - suffix);
+        strcpy(canonical + length - suffix, "REFCL");
+        const struct function *f = function_find(canonical);
+        if (f && f->reach == JOURNAL_EXTENSION)
+            return f;
+    }
+    return NULL;
 }
 
 static void *extension_function(const char *name)
 {
     const struct function *f = function_find(name);
+    if (!f && name && refcl_journaling())
+        f = suffixed_function_find(name);
     if (!f || f->reach == CORE ||
-        (f->reach == ICD2_EXTENSION && !icd2_function_offered(f)))
+        (f->reach == ICD2_EXTENSION && !icd2_function_offered(f)) ||
+        (f->reach == JOURNAL_EXTENSION && !refcl_journaling()))
         return NULL;
     return function_address(f);
 }
@@ -189,6 +250,8 @@ static void *extension_function(const char *name)
  * extensions and are not returned. */
 REFCL_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
 {
+    if (refcl_journaling())
+        return refcl_journal_clGetExtensionFunctionAddress(name);
     if (refcl_tracing())
         return refcl_trace_clGetExtensionFunctionAddress(name);
     return extension_function(name);

@@ -74,11 +74,16 @@ cl_int refcl_enqueue_fill(struct _cl_command_queue *queue,
                           size_t size, cl_uint num_events,
                           const cl_event *wait_list, cl_event *event);
 
+/** Largest read or write done on the calling thread when its queue is idle
+ *  (refcl_command_ops.on_caller): a few microseconds of copying, less than
+ *  handing the command to the worker costs. */
+#define REFCL_HOST_COPY_MAX ((size_t)64 * 1024)
+
 /**
  * Copies @p size bytes from @p src to @p dst on @p device: large copies in
  * pieces over its compute units, overlapping ones (USE_HOST_PTR buffers
  * over one host region, whose commands the spec leaves undefined) as a
- * memmove. On the queue's worker.
+ * memmove. On the queue's worker (or its caller: REFCL_HOST_COPY_MAX).
  */
 void refcl_copy_bytes(struct _cl_device_id *device, void *dst, const void *src,
                       size_t size);

@@ -80,8 +80,12 @@ static cl_int copy_run(void *payload, struct _cl_command_queue *queue)
     return CL_COMPLETE;
 }
 
-static const struct refcl_command_ops copy_ops = {copy_run,
-                                                  refcl_hold_release};
+static const struct refcl_command_ops copy_ops = {
+    .run = copy_run, .release = refcl_hold_release};
+/* A small read or write: the host's access to bytes it shares with the
+ * device, done on the calling thread when the queue is idle. */
+static const struct refcl_command_ops host_copy_ops = {
+    .run = copy_run, .release = refcl_hold_release, .on_caller = true};
 
 cl_int refcl_enqueue_copy(struct _cl_command_queue *queue,
                           cl_command_type type, cl_bool blocking,
@@ -96,8 +100,11 @@ cl_int refcl_enqueue_copy(struct _cl_command_queue *queue,
     c->dst = dst;
     c->src = src;
     c->size = size;
+    bool host = (type == CL_COMMAND_READ_BUFFER ||
+                 type == CL_COMMAND_WRITE_BUFFER) &&
+                size <= REFCL_HOST_COPY_MAX;
     return refcl_mem_enqueue(queue, type, blocking, num_events, wait_list,
-                             event, &copy_ops, c);
+                             event, host ? &host_copy_ops : &copy_ops, c);
 }
 
 /* The checks clEnqueueReadBuffer and clEnqueueWriteBuffer share. */
@@ -228,8 +235,8 @@ static cl_int fill_run(void *payload, struct _cl_command_queue *queue)
     return CL_COMPLETE;
 }
 
-static const struct refcl_command_ops fill_ops = {fill_run,
-                                                  refcl_hold_release};
+static const struct refcl_command_ops fill_ops = {
+    .run = fill_run, .release = refcl_hold_release};
 
 cl_int refcl_enqueue_fill(struct _cl_command_queue *queue,
                           cl_command_type type, struct _cl_mem *mem, void *dst,
@@ -294,7 +301,8 @@ static void migrate_release(void *payload)
     free(m);
 }
 
-static const struct refcl_command_ops migrate_ops = {NULL, migrate_release};
+static const struct refcl_command_ops migrate_ops = {
+    .release = migrate_release, .on_caller = true};
 
 #define MIGRATION_FLAGS \
     (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)

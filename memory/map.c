@@ -130,7 +130,8 @@ void refcl_mappings_drop(struct _cl_mem *mem)
 }
 
 /* Map and unmap do no work; the command holds its object until done. */
-static const struct refcl_command_ops hold_ops = {NULL, refcl_hold_release};
+static const struct refcl_command_ops hold_ops = {
+    .release = refcl_hold_release, .on_caller = true};
 
 /* Enqueues a map or unmap of @p mem. */
 static cl_int enqueue_hold(struct _cl_command_queue *queue,

@@ -96,8 +96,8 @@ static cl_int rect_run(void *payload, struct _cl_command_queue *queue)
     return CL_COMPLETE;
 }
 
-static const struct refcl_command_ops rect_ops = {rect_run,
-                                                  refcl_hold_release};
+static const struct refcl_command_ops rect_ops = {
+    .run = rect_run, .release = refcl_hold_release};
 
 /* Enqueues the copy from @p src's rectangle to @p dst's. */
 static cl_int enqueue_rect(struct _cl_command_queue *queue,

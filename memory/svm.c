@@ -222,7 +222,8 @@ static cl_int svm_free_run(void *payload, struct _cl_command_queue *queue)
     return CL_COMPLETE;
 }
 
-static const struct refcl_command_ops svm_free_ops = {svm_free_run, free};
+static const struct refcl_command_ops svm_free_ops = {
+    .run = svm_free_run, .release = free};
 
 cl_int CL_API_CALL refcl_clEnqueueSVMFree(
     cl_command_queue queue, cl_uint num_svm_pointers, void **svm_pointers,
@@ -296,7 +297,8 @@ cl_int CL_API_CALL refcl_clEnqueueSVMMemFill(
 }
 
 /* SVM map, unmap and migrate have nothing to do and nothing to hold. */
-static const struct refcl_command_ops svm_order_ops = {NULL, free};
+static const struct refcl_command_ops svm_order_ops = {
+    .release = free, .on_caller = true};
 
 static cl_int enqueue_order(struct _cl_command_queue *queue,
                             cl_command_type type, cl_bool blocking,

@@ -2,7 +2,13 @@
  * Reads refcl's environment variables once (see refcl/config.h). Every
  * value is validated; a bad one is reported on stderr, naming the variable
  * and what it accepts, and the default is used instead.
+ *
+ * REFCL_INSTANCES names a file of per-instance settings: the section headed
+ * with this library's own file name (found with dladdr) overrides the
+ * environment, so that copies of librefcl loaded side by side by one loader
+ * can each be configured differently (README.md, "Configuration").
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -16,6 +22,109 @@
 
 static struct refcl_config config;
 
+/* ---- per-instance settings (REFCL_INSTANCES) ---- */
+
+/* The variables a section may set: every REFCL_* but REFCL_INSTANCES. */
+static const char *const instance_variables[] = {
+    "REFCL_PLATFORMS",   "REFCL_PLATFORM_NAME",   "REFCL_ICD_SUFFIX",
+    "REFCL_ICD_VERSION", "REFCL_FAULT",           "REFCL_TRACE",
+    "REFCL_TRACE_ADDRESSES", "REFCL_JOURNAL",
+};
+#define INSTANCE_VARIABLES \
+    (sizeof(instance_variables) / sizeof(instance_variables[0]))
+#define INSTANCES_FILE_MAX 65536
+#define SETTING_MAX 1024
+
+/* This instance's value of each variable, when its section sets it. */
+static char instance_values[INSTANCE_VARIABLES][SETTING_MAX];
+static bool instance_set[INSTANCE_VARIABLES];
+
+static void complain(const char *variable, const char *value,
+                     const char *accepted, const char *fallback);
+
+/* This library's file name, without its directory: what its section of the
+ * instances file is headed with. */
+static const char *own_file_name(void)
+{
+    Dl_info info;
+    if (!dladdr((void *)&config, &info) || !info.dli_fname)
+        return NULL;
+    const char *slash = strrchr(info.dli_fname, '/');
+    return slash ? slash + 1 : info.dli_fname;
+}
+
+/* One "NAME=value" line of this instance's section. */
+static void instance_setting(const char *path, const char *line)
+{
+    const char *equals = strchr(line, '=');
+    size_t length = equals ? (size_t)(equals - line) : 0;
+    for (size_t i = 0; equals && i < INSTANCE_VARIABLES; i++)
+        if (strlen(instance_variables[i]) == length &&
+            !strncmp(line, instance_variables[i], length) &&
+            strlen(equals + 1) < SETTING_MAX) {
+            strcpy(instance_values[i], equals + 1);
+            instance_set[i] = true;
+            return;
+        }
+    complain("REFCL_INSTANCES", path,
+             "sections of REFCL_*=value lines (REFCL_INSTANCES excepted), "
+             "values shorter than 1024 characters",
+             "the other lines");
+    fprintf(stderr, "refcl: the line refcl ignored: %s\n", line);
+}
+
+/* Reads the lines of section [@p name] of @p text. */
+static void instance_section(const char *path, char *text, const char *name)
+{
+    bool ours = false;
+    char *rest;
+    for (char *line = strtok_r(text, "\n", &rest); line;
+         line = strtok_r(NULL, "\n", &rest)) {
+        size_t length = strlen(line);
+        if (length && line[length - 1] == '\r')
+            line[--length] = '\0';
+        if (length == 0 || line[0] == '#')
+            continue;
+        if (line[0] == '[' && line[length - 1] == ']') {
+            ours = length - 2 == strlen(name) &&
+                   !strncmp(line + 1, name, length - 2);
+            continue;
+        }
+        if (ours)
+            instance_setting(path, line);
+    }
+}
+
+static void read_instances(void)
+{
+    const char *path = getenv("REFCL_INSTANCES");
+    const char *name = own_file_name();
+    if (!path || !*path || !name)
+        return;
+    static char text[INSTANCES_FILE_MAX + 1];
+    FILE *file = fopen(path, "re");
+    size_t length = file ? fread(text, 1, INSTANCES_FILE_MAX + 1, file) : 0;
+    if (!file || length > INSTANCES_FILE_MAX) {
+        complain("REFCL_INSTANCES", path,
+                 "a readable file of at most 64 KiB", "the environment");
+    } else {
+        text[length] = '\0';
+        instance_section(path, text, name);
+    }
+    if (file)
+        fclose(file);
+}
+
+/* A variable's value: this instance's section first, then the
+ * environment. */
+static const char *setting(const char *variable)
+{
+    for (size_t i = 0; i < INSTANCE_VARIABLES; i++)
+        if (instance_set[i] && !strcmp(instance_variables[i], variable))
+            return instance_values[i];
+    return getenv(variable);
+}
+
 static void complain(const char *variable, const char *value,
                      const char *accepted, const char *fallback)
 {
@@ -25,7 +134,7 @@ static void complain(const char *variable, const char *value,
 
 static void read_platform_count(void)
 {
-    const char *value = getenv("REFCL_PLATFORMS");
+    const char *value = setting("REFCL_PLATFORMS");
     config.platforms = 1;
     if (!value)
         return;
@@ -48,17 +157,21 @@ _Static_assert(REFCL_MAX_PLATFORMS == 16, "one default name per platform");
 /*
  * Points table[i] at the i-th item of a comma-separated list, copied into
  * items[i]; platforms past the list, or with an empty item, keep the
- * default already in table[i].
+ * default already in table[i]. The item "" (two double quotes) stands for
+ * the empty string: cl_khr_icd lets a vendor have no suffix.
  */
 static void read_list(const char *variable, const char *table[],
                       char items[][REFCL_NAME_SIZE])
 {
-    const char *value = getenv(variable);
+    const char *value = setting(variable);
     for (cl_uint i = 0; value && *value && i < REFCL_MAX_PLATFORMS; i++) {
         size_t len = strcspn(value, ",");
         if (len >= REFCL_NAME_SIZE) {
             complain(variable, value, "items shorter than 64 characters",
                      "the default for that platform");
+        } else if (len == 2 && !strncmp(value, "\"\"", 2)) {
+            items[i][0] = '\0';
+            table[i] = items[i];
         } else if (len > 0) {
             memcpy(items[i], value, len);
             items[i][len] = '\0';
@@ -80,7 +193,7 @@ static void read_names(void)
 
 static void read_icd_version(void)
 {
-    const char *value = getenv("REFCL_ICD_VERSION");
+    const char *value = setting("REFCL_ICD_VERSION");
     config.icd_version = 2;
     if (!value)
         return;
@@ -103,7 +216,7 @@ static const char *const fault_names[] = {
 
 static void read_fault(void)
 {
-    const char *value = getenv("REFCL_FAULT");
+    const char *value = setting("REFCL_FAULT");
     config.fault = REFCL_FAULT_NONE;
     if (!value)
         return;
@@ -122,7 +235,7 @@ static void read_fault(void)
  * created or emptied. A file that cannot be opened means no trace. */
 static void read_trace(void)
 {
-    const char *value = getenv("REFCL_TRACE");
+    const char *value = setting("REFCL_TRACE");
     config.trace_fd = -1;
     if (!value || !strcmp(value, "0"))
         return;
@@ -140,16 +253,26 @@ static void read_trace(void)
     }
 }
 
+/* A variable that is 0 or 1; @p fallback when unset or neither. */
+static bool read_switch(const char *variable, bool fallback)
+{
+    const char *value = setting(variable);
+    if (value && (!strcmp(value, "0") || !strcmp(value, "1")))
+        return value[0] == '1';
+    if (value)
+        complain(variable, value, "0 or 1", fallback ? "1" : "0");
+    return fallback;
+}
+
 static void read_trace_addresses(void)
 {
-    const char *value = getenv("REFCL_TRACE_ADDRESSES");
-    config.trace_addresses = true;
-    if (!value)
-        return;
-    if (!strcmp(value, "0") || !strcmp(value, "1"))
-        config.trace_addresses = value[0] == '1';
-    else
-        complain("REFCL_TRACE_ADDRESSES", value, "0 or 1", "1");
+    config.trace_addresses = read_switch("REFCL_TRACE_ADDRESSES", true);
+}
+
+/* REFCL_JOURNAL: 1 keeps a journal of the calls (docs/journal.md). */
+static void read_journal(void)
+{
+    config.journal = read_switch("REFCL_JOURNAL", false);
 }
 
 /* REFCL_BIND: 1 (default) binds every thread that runs commands to its
@@ -157,24 +280,19 @@ static void read_trace_addresses(void)
  * machines (containers, job schedulers) that forbid binding. */
 static void read_bind(void)
 {
-    const char *value = getenv("REFCL_BIND");
-    config.bind = true;
-    if (!value)
-        return;
-    if (!strcmp(value, "0") || !strcmp(value, "1"))
-        config.bind = value[0] == '1';
-    else
-        complain("REFCL_BIND", value, "0 or 1", "1");
+    config.bind = read_switch("REFCL_BIND", true);
 }
 
 static void config_read(void)
 {
+    read_instances();
     read_platform_count();
     read_names();
     read_icd_version();
     read_fault();
     read_trace();
     read_trace_addresses();
+    read_journal();
     read_bind();
 }
 

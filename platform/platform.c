@@ -10,6 +10,7 @@
 #include "refcl/api.h"
 #include "refcl/config.h"
 #include "refcl/info.h"
+#include "refcl/journal.h"
 #include "refcl/platform.h"
 #include "refcl/trace.h"
 #include "refcl/version.h"
@@ -23,7 +24,8 @@
 /* Platform extensions; "must be supported by all devices associated with
  * this platform", so each is in the devices' lists too. cl_khr_icd is
  * 1.0.0 when refcl acts as a classic driver (REFCL_ICD_VERSION=1), and
- * missing under REFCL_FAULT=no-khr-icd. */
+ * missing under REFCL_FAULT=no-khr-icd; cl_refcl_call_journal is there
+ * while journaling. */
 static cl_name_version platform_extensions[REFCL_PLATFORM_EXTENSIONS_MAX];
 static size_t platform_extension_count;
 static char extensions_string[256];
@@ -38,6 +40,11 @@ static void extensions_init(const struct refcl_config *config)
         cl_name_version icd = {CL_MAKE_VERSION(config->icd_version, 0, 0),
                                "cl_khr_icd"};
         platform_extensions[platform_extension_count++] = icd;
+    }
+    if (config->journal) {
+        cl_name_version journal = {CL_REFCL_CALL_JOURNAL_EXTENSION_VERSION,
+                                   CL_REFCL_CALL_JOURNAL_EXTENSION_NAME};
+        platform_extensions[platform_extension_count++] = journal;
     }
     refcl_names_join(platform_extensions, platform_extension_count,
                      extensions_string, sizeof(extensions_string));
@@ -125,6 +132,9 @@ cl_int CL_API_CALL refcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
 REFCL_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(
     cl_uint num_entries, cl_platform_id *platforms_out, cl_uint *num_platforms)
 {
+    if (refcl_journaling())
+        return refcl_journal_clIcdGetPlatformIDsKHR(num_entries, platforms_out,
+                                                    num_platforms);
     if (refcl_tracing())
         return refcl_trace_clIcdGetPlatformIDsKHR(num_entries, platforms_out,
                                                   num_platforms);
@@ -215,6 +225,10 @@ REFCL_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
                                                   void *param_value,
                                                   size_t *param_value_size_ret)
 {
+    if (refcl_journaling())
+        return refcl_journal_clGetPlatformInfo(platform, param_name,
+                                               param_value_size, param_value,
+                                               param_value_size_ret);
     if (refcl_tracing())
         return refcl_trace_clGetPlatformInfo(platform, param_name,
                                              param_value_size, param_value,

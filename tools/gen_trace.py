@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Generates refcl's call tracing (icd/trace_names.inc, icd/trace_wrappers.inc)
-and the direct tests' API (tests/support/direct_wrappers.inc).
+"""Generates refcl's call tracing (icd/trace_names.inc, icd/trace_wrappers.inc),
+its call journal (icd/journal_wrappers.inc), the entry point table of
+refcl-loader-check (loadercheck/entries.inc) and the direct tests' API
+(tests/support/direct_wrappers.inc).
 
 Run at development time when the slot list (include/refcl/entries.h) or the
 OpenCL headers change; both outputs are committed, so building refcl never
@@ -19,6 +21,16 @@ cl_egl.h), or from include/refcl/api.h for the Direct3D/DX9, cl_khr_icd and
 extension functions; how each
 parameter is printed follows from its type and its neighbours (see
 classify()).
+
+journal_wrappers.inc: one wrapper per dispatch slot, cl_khr_icd function and
+journaled refcl extension function that records the call in refcl's journal
+(REFCL_JOURNAL, docs/journal.md): every argument's bits, the outputs the call
+left, the result; or, when the journal's control function armed it, returns
+a forced result without performing the call (see journal_wrapper()).
+
+entries.inc: for refcl-loader-check, each entry point's parameters (what
+kind of argument each is, which count or size goes with it) and an invoker
+that calls a function pointer of its type with arguments given as raw bits.
 
 direct_wrappers.inc: the public OpenCL function of each dispatch slot that a
 Khronos header declares, for test programs linked to librefcl directly: it
@@ -39,6 +51,11 @@ ICD_FUNCTIONS = ["clIcdGetPlatformIDsKHR",
                  "clIcdSetPlatformDispatchDataKHR"]
 # Extension functions without a dispatch slot, wrapped like the rest.
 EXTENSION_FUNCTIONS = ["clImportMemoryARM"]
+# refcl's own extension functions (include/CL/cl_ext_refcl.h); the journal's
+# two control functions are traced but not journaled.
+REFCL_FUNCTIONS = ["clGetCallJournalREFCL", "clSetNextResultREFCL",
+                   "clEnqueueMarkerREFCL"]
+JOURNAL_CONTROL = {"clGetCallJournalREFCL", "clSetNextResultREFCL"}
 
 HANDLES = {
     "cl_platform_id": "REFCL_PLATFORM", "cl_device_id": "REFCL_DEVICE",
@@ -405,6 +422,295 @@ HEADER_COMMENT = """/*
 """
 
 
+# ---- the call journal (icd/journal_wrappers.inc) ----
+
+def output_of(params, index):
+    """What parameter `index` is as an output: (kind, size), size being a C
+    expression for the bytes it covers, or (None, None) for an input.
+
+    kinds: "errcode" (errcode_ret), "scalar" (size_t *, cl_uint *, ...),
+    "bytes" (param_value with its param_value_size), "array" (cl_int
+    binary_status[num_devices], cl_image_format formats[num_entries]),
+    "handle" (cl_event *event), "handles" (cl_device_id
+    devices[num_entries])."""
+    _, ctype, name = params[index]
+    before = params[index - 1][1:] if index > 0 else (None, None)
+    after = params[index + 1][1:] if index + 1 < len(params) else (None, None)
+    if name == "errcode_ret":
+        return "errcode", "sizeof(cl_int)"
+    if ctype == "void *" and before == ("size_t", name + "_size"):
+        return "bytes", before[1]
+    if (ctype in OUTPUT_SCALARS or ctype == "cl_command_queue_properties *") \
+            and not name.startswith("media_adapter"):
+        return "scalar", "sizeof(%s)" % ctype[:-2]
+    if ctype in ("cl_int *", "cl_image_format *"):
+        count = next(n for _, t, n in reversed(params[:index])
+                     if t == "cl_uint" and n.startswith("num"))
+        return "array", "%s * sizeof(%s)" % (count, ctype[:-2])
+    element = ctype[:-2] if ctype.endswith(" *") else None
+    if element in HANDLES:
+        if before[0] == "cl_uint" and after[0] == "cl_uint *":
+            return "handles", "%s * sizeof(%s)" % (before[1], element)
+        return "handle", "sizeof(%s)" % element
+    return None, None
+
+
+def call_statement(head, arguments, depth=1, tail=");"):
+    """head + arguments, wrapped at 79 columns, for a line `depth` blocks
+    deep in a function body (the body's own 4 spaces are added later)."""
+    indent = " " * (4 * depth)
+    return wrap(indent + head, arguments, tail, 4 * depth + 4)[4:]
+
+
+def journal_platform(params, index):
+    """The statement that takes the call's platform from parameter
+    `index`, if it can hold a refcl object."""
+    _, ctype, name = params[index]
+    if ctype in HANDLES:
+        return call_statement("refcl_journal_handle(",
+                              ["&call", HANDLES[ctype], name])
+    element = ctype[6:-2] if ctype.startswith("const ") and \
+        ctype.endswith(" *") else None
+    if element in HANDLES and index > 0 and params[index - 1][1] == "cl_uint":
+        return call_statement("refcl_journal_handles(", [
+            "&call", HANDLES[element], name, params[index - 1][2]])
+    if ctype == "const cl_context_properties *":
+        return call_statement("refcl_journal_properties(", ["&call", name])
+    return None
+
+
+def journal_wrapper(name, prototype, slot):
+    """refcl_journal_<name>: records the call, performs it (through the
+    tracing wrapper when tracing) or, when forced, returns the forced
+    result and fills the outputs that are not handles."""
+    ret, texts = prototype
+    params = [parameter(t) for t in texts]
+    names = [p[2] for p in params]
+    body = ["struct refcl_journal_call call;",
+            call_statement("refcl_journal_begin(", [
+                "&call", str(slot), '"%s"' % name, str(len(params))])]
+    for i, (_, ctype, pname) in enumerate(params):
+        size = "sizeof(%s)" % (pname if ctype == "callback" else ctype)
+        body.append(call_statement("refcl_journal_arg(",
+                                   ["&call", str(i), "&" + pname, size]))
+    body += [s for s in (journal_platform(params, i)
+                         for i in range(len(params))) if s]
+    outputs = [(i,) + output_of(params, i) for i in range(len(params))]
+    outputs = [o for o in outputs if o[1]]
+    fills = []
+    for i, kind, size in outputs:
+        if kind == "errcode":
+            fills.append(call_statement("refcl_journal_fill_errcode(",
+                                        ["&call", names[i]], 2))
+        elif kind in ("scalar", "bytes", "array"):
+            fills.append(call_statement("refcl_journal_fill(",
+                                        ["&call", names[i], size], 2))
+    head = "REFCL_JOURNAL_INNER(%s)(" % name
+    if ret != "void":
+        star = "" if ret.endswith("*") else " "
+        body.append("%s%sresult;" % (ret, star))
+        fills.append(call_statement("refcl_journal_forced_result(", [
+            "&call", "&result", "sizeof(result)"], 2))
+        head = "result = " + head
+    inner = call_statement(head, names, 2)
+    if fills:
+        body.append("if (refcl_journal_forced(&call)) {")
+        body += fills
+        body.append("} else {")
+    else:
+        body.append("if (!refcl_journal_forced(&call)) {")
+    body.append(inner)
+    body.append("}")
+    if ret in HANDLES:
+        body.append(call_statement("refcl_journal_handle(",
+                                   ["&call", HANDLES[ret], "result"]))
+    records = []
+    for i, kind, size in outputs:
+        depth = 1 if kind == "errcode" else 2
+        record = call_statement("refcl_journal_output(",
+                                ["&call", str(i), names[i], size], depth)
+        (body if kind == "errcode" else records).append(record)
+    if records:
+        ok = "result == CL_SUCCESS" if ret == "cl_int" else "result != NULL"
+        body.append("if (call.forced || %s) {" % ok)
+        body += records
+        body.append("}")
+    if ret == "void":
+        body.append("refcl_journal_end(&call, NULL, 0);")
+    else:
+        body.append("refcl_journal_end(&call, &result, sizeof(result));")
+        body.append("return result;")
+    star = "" if ret.endswith("*") else " "
+    head = "%s%sCL_API_CALL refcl_journal_%s(" % (ret, star, name)
+    signature = head + ", ".join(texts or ["void"]) + ")"
+    if len(signature) > 79:
+        signature = head + "\n" + ",\n".join("    " + t for t in texts) + ")"
+    return "%s\n{\n%s}\n" % (signature,
+                              "".join("    %s\n" % line for line in body))
+
+
+# ---- refcl-loader-check's entry points (loadercheck/entries.inc) ----
+
+CHECK_HANDLES = {t: "OBJ_" + k[6:] for t, k in HANDLES.items()}
+# Scalar parameters that are pointers: the sharing extensions' handles.
+POINTER_TYPEDEFS = {"CLeglDisplayKHR", "CLeglImageKHR", "CLeglSyncKHR",
+                    "cl_GLsync"}
+# What the checker passes for each property list type.
+PROPERTY_TYPES = {
+    "const cl_context_properties *": "PROPS_CONTEXT",
+    "const cl_queue_properties *": "PROPS_QUEUE",
+    "const cl_mem_properties *": "PROPS_MEM",
+    "const cl_sampler_properties *": "PROPS_SAMPLER",
+    "const cl_pipe_properties *": "PROPS_PIPE",
+    "const cl_device_partition_property *": "PROPS_PARTITION",
+    "const cl_device_partition_property_ext *": "PROPS_PARTITION_EXT",
+    "const cl_egl_image_properties_khr *": "PROPS_EGL_IMAGE",
+}
+
+
+def callback_signature(declaration):
+    """(parameter types, cast type) of a callback parameter."""
+    inner = declaration[declaration.index(")") + 1:].strip()
+    types = []
+    for p in split_parameters(inner[1:-1]):
+        m = re.fullmatch(r"(.*?[\w*])\s*\b(\w+)(\[\])?", p)
+        if m and m.group(2) not in ("void", "size_t") and \
+                not m.group(2).startswith("cl_"):
+            types.append(m.group(1) + (" *" if m.group(3) else ""))
+        else:
+            types.append(p)
+    cast = re.sub(r"\(\s*CL_CALLBACK\s*\*\s*\w+\s*\)", "(CL_CALLBACK *)",
+                  declaration)
+    return tuple(types), cast
+
+
+def check_param(params, index, callbacks):
+    """The initializer of a struct param (loadercheck/entry.h)."""
+    declaration, ctype, name = params[index]
+    kind, size = output_of(params, index)
+    count = -1
+    names = [p[2] for p in params]
+    handle = "OBJ_NONE"
+    element_size = "0"
+    callback = 0
+    if kind:
+        what = {"errcode": "OUT_ERRCODE", "scalar": "OUT_SCALAR",
+                "bytes": "OUT_BYTES", "array": "OUT_ARRAY",
+                "handle": "OUT_HANDLE", "handles": "OUT_HANDLE_LIST"}[kind]
+        if kind == "bytes":
+            count = names.index(size)
+        elif kind in ("array", "handles"):
+            count = names.index(size.split(" * ")[0])
+        element_size = "1" if kind == "bytes" else size.split(" * ")[-1]
+        if kind in ("handle", "handles"):
+            handle = CHECK_HANDLES[ctype[:-2]]
+    elif ctype == "callback":
+        types, _ = callback_signature(declaration)
+        if types not in callbacks:
+            callbacks.append(types)
+        what, callback = "ARG_CALLBACK", callbacks.index(types)
+    elif ctype in CHECK_HANDLES:
+        what, handle = "ARG_HANDLE", CHECK_HANDLES[ctype]
+        element_size = "sizeof(%s)" % ctype
+    elif ctype.startswith("const ") and ctype[6:-2] in CHECK_HANDLES and \
+            index > 0 and params[index - 1][1] == "cl_uint":
+        what, handle = "ARG_HANDLE_LIST", CHECK_HANDLES[ctype[6:-2]]
+        count = index - 1
+        element_size = "sizeof(%s)" % ctype[6:-2]
+    elif ctype in PROPERTY_TYPES:
+        what = PROPERTY_TYPES[ctype]
+    elif ctype == "const char *":
+        what = "ARG_STRING"
+    elif ctype in ("const char * *", "const unsigned char * *"):
+        what = "ARG_STRING_LIST"
+        count = next(i for i in range(index - 1, -1, -1)
+                     if params[i][1] == "cl_uint")
+    elif ctype.endswith("*") or ctype in POINTER_TYPEDEFS:
+        what = "ARG_POINTER"
+    else:
+        what = "ARG_SCALAR"
+        element_size = "sizeof(%s)" % ctype
+    return '{"%s", "%s", %s, %s, %s, %d, %d}' % (
+        name, ctype if ctype != "callback" else "callback", what, handle,
+        element_size, count, callback)
+
+
+def check_invoker(name, prototype, callbacks, function_type):
+    ret, texts = prototype
+    params = [parameter(t) for t in texts]
+    arguments = []
+    for i, (declaration, ctype, pname) in enumerate(params):
+        if ctype == "callback":
+            cast = callback_signature(declaration)[1]
+            arguments.append("(%s)(uintptr_t)a[%d]" % (cast, i))
+        elif ctype.endswith("*") or ctype in HANDLES or \
+                ctype in POINTER_TYPEDEFS:
+            arguments.append("(%s)(uintptr_t)a[%d]" % (ctype, i))
+        else:
+            arguments.append("(%s)a[%d]" % (ctype, i))
+    call = "((%s)function)(" % function_type
+    lines = []
+    if ret == "void":
+        lines.append(wrap(call, arguments, ");", 8))
+        lines.append("return 0;")
+    else:
+        star = "" if ret.endswith("*") else " "
+        lines.append(wrap("%s%sresult = %s" % (ret, star, call), arguments,
+                          ");", 8))
+        lines.append("return value_bits(&result, sizeof(result));")
+    unused = "" if params else "    (void)a;\n"
+    return ("static cl_ulong invoke_%s(void *function, const cl_ulong *a)\n"
+            "{\n%s%s}\n") % (name, unused,
+                             "".join("    %s\n" % l for l in lines))
+
+
+def check_result(ret):
+    if ret == "void":
+        return "RESULT_VOID", "OBJ_NONE"
+    if ret == "cl_int":
+        return "RESULT_CODE", "OBJ_NONE"
+    if ret in CHECK_HANDLES:
+        return "RESULT_HANDLE", CHECK_HANDLES[ret]
+    return "RESULT_POINTER", "OBJ_NONE"
+
+
+def check_entries(prototypes, slots, functions, errors):
+    """loadercheck/entries.inc: no-op callbacks, invokers, parameter
+    tables, the entry table and the names of the error codes."""
+    callbacks = []
+    invokers, tables, rows = [], [], []
+    for name in functions:
+        ret, texts = prototypes[name]
+        params = [parameter(t) for t in texts]
+        lines = [check_param(params, i, callbacks) for i in range(len(params))]
+        slot = slots.index(name) if name in slots else -1
+        function_type = "cl_api_" + name if slot >= 0 else name + "_fn"
+        invokers.append(check_invoker(name, prototypes[name], callbacks,
+                                      function_type))
+        if lines:
+            tables.append("static const struct param params_%s[] = {\n%s};\n"
+                          % (name, "".join("    %s,\n" % l for l in lines)))
+        result, handle = check_result(ret)
+        rows.append('    {"%s", %d, %s, %s, %d, %s, invoke_%s},\n' % (
+            name, slot, result, handle, len(params),
+            "params_" + name if lines else "NULL", name))
+    noops = []
+    for n, types in enumerate(callbacks):
+        args = ", ".join("%s a%d" % (t.replace("[]", ""), i)
+                         if not t.endswith("*") else "%sa%d" % (t, i)
+                         for i, t in enumerate(types))
+        uses = "".join("    (void)a%d;\n" % i for i in range(len(types)))
+        noops.append("static void CL_CALLBACK noop_callback_%d(%s)\n{\n%s}\n"
+                     % (n, args, uses))
+    table = "static void *const noop_callbacks[] = {\n%s};\n" % "".join(
+        "    (void *)(uintptr_t)noop_callback_%d,\n" % n
+        for n in range(len(callbacks)))
+    entries = "static const struct entry entries[] = {\n%s};\n" % "".join(rows)
+    codes = ("static const struct code_name code_names[] = {\n%s};\n" %
+             "".join('    {%d, "%s"},\n' % (v, n) for v, n in errors))
+    return "\n".join(noops + [table] + invokers + tables + [entries, codes])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--headers", default="/usr/include/CL")
@@ -412,7 +718,8 @@ def main():
 
     families = read_families(args.headers)
     prototypes = read_prototypes(args.headers)
-    functions = read_slots() + ICD_FUNCTIONS + EXTENSION_FUNCTIONS
+    slots = read_slots()
+    functions = slots + ICD_FUNCTIONS + EXTENSION_FUNCTIONS + REFCL_FUNCTIONS
     missing = [f for f in functions if f not in prototypes]
     if missing:
         sys.exit("no prototype for: " + ", ".join(missing))
@@ -435,7 +742,8 @@ def main():
     with open(os.path.join(ROOT, "icd/trace_wrappers.inc"), "w") as out:
         out.write(HEADER_COMMENT % ("entries.h and api.h", "(" + ", ".join(
             PROTOTYPE_HEADERS) + ")", (
-            " * One wrapper per dispatch slot and per cl_khr_icd function:\n"
+            " * One wrapper per dispatch slot, cl_khr_icd function and refcl\n"
+            " * extension function:\n"
             " * it calls refcl_<name>, then logs the call in one line\n"
             " * (docs/tracing.md). Each is declared in refcl/trace.h with\n"
             " * __typeof__(refcl_<name>), so a parameter list that drifts\n"
@@ -454,6 +762,28 @@ def main():
             " * its arguments untouched (tests/support/direct.c).\n")))
         for f in direct:
             out.write("\n" + direct_wrapper(f, khronos[f]))
+    with open(os.path.join(ROOT, "icd/journal_wrappers.inc"), "w") as out:
+        out.write(HEADER_COMMENT % ("entries.h and api.h", "(" + ", ".join(
+            PROTOTYPE_HEADERS) + ")", (
+            " * One wrapper per dispatch slot, cl_khr_icd function and\n"
+            " * journaled refcl extension function: it records the call in\n"
+            " * the journal (icd/journal.c, docs/journal.md), or returns the\n"
+            " * result clSetNextResultREFCL forced without performing it.\n"
+            " * Declared in refcl/journal.h with __typeof__(refcl_<name>).\n")))
+        for f in functions:
+            if f not in JOURNAL_CONTROL:
+                slot = slots.index(f) if f in slots else -1
+                out.write("\n" + journal_wrapper(f, prototypes[f], slot))
+    checked = read_slots("XT") + ["clImportMemoryARM", "clEnqueueMarkerREFCL"]
+    with open(os.path.join(ROOT, "loadercheck/entries.inc"), "w") as out:
+        out.write(HEADER_COMMENT % ("entries.h and api.h", "(" + ", ".join(
+            PROTOTYPE_HEADERS) + ")", (
+            " * refcl-loader-check's entry points (loadercheck/entry.h): every\n"
+            " * dispatch slot a loader can reach off Windows, in table order,\n"
+            " * and refcl's clEnqueueMarkerREFCL; for each, its parameters and\n"
+            " * an invoker that calls it with arguments given as raw bits.\n")))
+        out.write("\n" + check_entries(prototypes, slots, checked,
+                                        families["errors"]))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@
 #include "refcl/compat.h"
 #include "refcl/entries.h"
 
+#include <CL/cl_ext_refcl.h>
+
 /** Marks the three symbols ICD loaders look up by name (see icd/refcl.map);
  * everything else has hidden visibility. */
 #define REFCL_EXPORT __attribute__((visibility("default")))
@@ -104,5 +106,19 @@ void *CL_API_CALL refcl_clIcdGetFunctionAddressForPlatformKHR(
     cl_platform_id platform, const char *func_name);
 cl_int CL_API_CALL refcl_clIcdSetPlatformDispatchDataKHR(
     cl_platform_id platform, void *disp_data);
+
+/* cl_refcl_call_journal (CL/cl_ext_refcl.h), offered with REFCL_JOURNAL. */
+cl_int CL_API_CALL refcl_clGetCallJournalREFCL(cl_platform_id platform,
+                                               cl_ulong after_sequence,
+                                               cl_uint num_entries,
+                                               cl_call_record_refcl *records,
+                                               cl_uint *num_records_ret);
+cl_int CL_API_CALL refcl_clSetNextResultREFCL(cl_platform_id platform,
+                                              const char *function_name,
+                                              cl_ulong next_result,
+                                              cl_int next_errcode);
+cl_int CL_API_CALL refcl_clEnqueueMarkerREFCL(
+    cl_command_queue command_queue, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event);
 
 #endif /* REFCL_API_H */

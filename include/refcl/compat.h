@@ -39,6 +39,16 @@ typedef cl_int CL_API_CALL clIcdSetPlatformDispatchDataKHR_t(
 typedef clIcdSetPlatformDispatchDataKHR_t *clIcdSetPlatformDispatchDataKHR_fn;
 #endif
 
+/* cl_arm_import_memory's function types (headers 2023.04 and later, which
+ * also name the extension). */
+#if !defined(CL_ARM_IMPORT_MEMORY_EXTENSION_NAME)
+typedef cl_mem CL_API_CALL clImportMemoryARM_t(
+    cl_context context, cl_mem_flags flags,
+    const cl_import_properties_arm *properties, void *memory, size_t size,
+    cl_int *errcode_ret);
+typedef clImportMemoryARM_t *clImportMemoryARM_fn;
+#endif
+
 /* cl_khr_icd_unloadable: not advertised by refcl, named for completeness. */
 #if !defined(CL_PLATFORM_UNLOADABLE_KHR)
 #define CL_PLATFORM_UNLOADABLE_KHR 0x0921

@@ -69,6 +69,10 @@ struct refcl_command_ops {
      *  @p payload; called once, before anyone can see the command
      *  complete, or when it never runs. May be NULL. */
     void (*release)(void *payload);
+    /** The work is the host's own and short (a map, an unmap, a small read
+     *  or write): when nothing is ahead of the command in its queue, it
+     *  runs on the calling thread at enqueue, and no worker is woken. */
+    bool on_caller;
 };
 
 /** A command for refcl_executor_enqueue. */

@@ -218,6 +218,41 @@ static void check_host_access(void)
 
 /* ---- wait lists ------------------------------------------------------- */
 
+/* A small write on an idle in-order queue is done when the enqueue returns
+ * (refcl does it on the calling thread); behind a pending command it waits
+ * its turn like any other. */
+static void check_small_on_caller(void)
+{
+    unsigned char host[64];
+    memset(host, 0, sizeof(host));
+    cl_mem mem = buffer_new(CL_MEM_USE_HOST_PTR, sizeof(host), host);
+    unsigned char src[64];
+    memset(src, 0x5a, sizeof(src));
+    cl_event write;
+    CHECK_EQ(clEnqueueWriteBuffer(queue, mem, CL_FALSE, 0, 64, src, 0, NULL,
+                                  &write),
+             CL_SUCCESS);
+    CHECK_EQ(status_of(write), CL_COMPLETE);
+    CHECK_EQ(host[63], 0x5a);
+    CHECK_EQ(clReleaseEvent(write), CL_SUCCESS);
+
+    cl_event gate = user_event();
+    CHECK_EQ(clEnqueueMarkerWithWaitList(queue, 1, &gate, NULL), CL_SUCCESS);
+    memset(src, 0x6b, sizeof(src));
+    CHECK_EQ(clEnqueueWriteBuffer(queue, mem, CL_FALSE, 0, 64, src, 0, NULL,
+                                  &write),
+             CL_SUCCESS);
+    usleep(20 * 1000);
+    CHECK_EQ(status_of(write), CL_QUEUED);
+    CHECK_EQ(host[0], 0x5a);
+    CHECK_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    CHECK_EQ(clWaitForEvents(1, &write), CL_SUCCESS);
+    CHECK_EQ(host[0], 0x6b);
+    CHECK_EQ(clReleaseEvent(write), CL_SUCCESS);
+    CHECK_EQ(clReleaseEvent(gate), CL_SUCCESS);
+    release(mem);
+}
+
 static void check_wait_lists(void)
 {
     unsigned char host[64];
@@ -656,6 +691,7 @@ int main(void)
     CHECK_EQ(err, CL_SUCCESS);
     check_read_write();
     check_host_access();
+    check_small_on_caller();
     check_wait_lists();
     check_copy();
     check_large_copy();

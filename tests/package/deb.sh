@@ -112,6 +112,12 @@ done < <(sed -n 's/^Platform #[0-9]*: //p' <<<"$before")
     fail "a program using the installed <CL/cl_ext_refcl.h> does not build"
 "$tmp/smoke" || fail "the program fails on the installed refcl"
 grep -q '/tracing\.md' <<<"$(dpkg -L refcl-tools)" || fail "refcl-tools lacks docs/tracing.md"
+# refcl-loader-check finds the installed refcl by itself and checks the
+# system's loader with it.
+checked=$(refcl-loader-check --only single/platforms 2>&1) ||
+    fail "refcl-loader-check fails on the installed refcl: $checked"
+grep -qx '[0-9]* passed, 0 failed' <<<"$checked" || fail "refcl-loader-check: $checked"
+[ -e /usr/share/man/man1/refcl-loader-check.1.gz ] || fail "refcl-tools lacks the man page"
 
 step "apt-get purge ${packages[*]}"
 "${apt[@]}" purge "${packages[@]}"

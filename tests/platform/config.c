@@ -4,6 +4,10 @@
  *   many  REFCL_PLATFORMS=3 REFCL_PLATFORM_NAME=alpha,,gamma
  *         REFCL_ICD_SUFFIX=A,B: three platforms, each with its own device
  *   icd1  REFCL_ICD_VERSION=1: a classic cl_khr_icd 1.x driver
+ *   instances  REFCL_INSTANCES names a file whose section for this library
+ *         (two platforms "from-file" and "second", suffixes "" and RCX)
+ *         overrides REFCL_PLATFORMS=3 and REFCL_PLATFORM_NAME=from-env; a
+ *         section for another file name is ignored
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -106,6 +110,34 @@ static void check_icd1(void)
               platform, "clIcdGetPlatformIDsKHR") != NULL);
 }
 
+static void check_instances(void)
+{
+    cl_platform_id platforms[4];
+    cl_uint count = 0;
+    CHECK_EQ(clGetPlatformIDs(4, platforms, &count), CL_SUCCESS);
+    CHECK_EQ(count, 2);
+    if (count != 2)
+        return;
+    char names[2][64], suffixes[2][64];
+    for (cl_uint i = 0; i < 2; i++) {
+        platform_string(platforms[i], CL_PLATFORM_NAME, names[i], 64);
+        platform_string(platforms[i], CL_PLATFORM_ICD_SUFFIX_KHR, suffixes[i],
+                        64);
+    }
+    int first = find(names, 2, "from-file"), second = find(names, 2, "second");
+    CHECK(first >= 0 && second >= 0);
+    if (first < 0 || second < 0)
+        return;
+    /* "" is the empty suffix, which cl_khr_icd allows. */
+    CHECK_STR(suffixes[first], "");
+    CHECK_STR(suffixes[second], "RCX");
+    size_t size = 0;
+    CHECK_EQ(clGetPlatformInfo(platforms[first], CL_PLATFORM_ICD_SUFFIX_KHR, 0,
+                               NULL, &size),
+             CL_SUCCESS);
+    CHECK_EQ(size, 1);
+}
+
 int main(void)
 {
     const char *config = getenv("REFCL_TEST_CONFIG");
@@ -117,6 +149,8 @@ int main(void)
         check_many();
     else if (!strcmp(config, "icd1"))
         check_icd1();
+    else if (!strcmp(config, "instances"))
+        check_instances();
     else
         CHECK(!"unknown REFCL_TEST_CONFIG");
     return TEST_RESULT();
