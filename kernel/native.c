@@ -140,8 +140,8 @@ static void native_release(void *payload)
     command_free(payload);
 }
 
-static const struct refcl_command_ops native_ops = {native_run,
-                                                    native_release};
+static const struct refcl_command_ops native_ops = {
+    .run = native_run, .release = native_release};
 
 cl_int CL_API_CALL refcl_clEnqueueNativeKernel(
     cl_command_queue queue, void(CL_CALLBACK *user_func)(void *), void *args,

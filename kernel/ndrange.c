@@ -439,8 +439,8 @@ static void ndrange_release(void *payload)
     command_free(payload);
 }
 
-static const struct refcl_command_ops ndrange_ops = {ndrange_run,
-                                                     ndrange_release};
+static const struct refcl_command_ops ndrange_ops = {
+    .run = ndrange_run, .release = ndrange_release};
 
 /* An empty range: no work, but its place in the queue and its event. Not
  * a marker: "an enqueued kernel with no events passed to event_wait_list
@@ -452,7 +452,7 @@ static cl_int nothing_run(void *payload, struct _cl_command_queue *queue)
     return CL_COMPLETE;
 }
 
-static const struct refcl_command_ops nothing_ops = {nothing_run, NULL};
+static const struct refcl_command_ops nothing_ops = {.run = nothing_run};
 
 /* ---- the entry points ------------------------------------------------ */
 
