@@ -63,6 +63,8 @@ buffer.create-release    ratio -                     0.2
 copy-buffer.64m          of    memcpy.64m            1.0
 map-unmap.64m            ratio -                     0.05
 write-buffer.4b          ratio -                     0.1
+native-kernel.latency    ratio -                     0.1
+saxpy.device             grows saxpy.c-all-threads   0.9
 timer.host               of    clock-gettime         1.5
 timer.device-and-host    of    clock-gettime         1.5
 device-info.threads-2    grows device-info.threads-1 1.5

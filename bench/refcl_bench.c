@@ -22,8 +22,7 @@
  * Internal: refcl_bench --child <figure> <spawn time, ns> measures one
  * sample of a fresh-process figure and prints it on stdout.
  */
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
+#include "bench.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,19 +45,6 @@ extern char **environ;
 /* Thread count meaning "one per online CPU". */
 #define ALL_CPUS (-1)
 
-/** What every loop runs against: the first platform, its first device and
- *  a context on it. */
-struct bench {
-    cl_platform_id platform;
-    cl_device_id device;
-    cl_context context;
-    cl_uint units; /* CL_DEVICE_MAX_COMPUTE_UNITS: EQUALLY 1 makes this many */
-};
-
-/** Makes @p n calls of the API function a figure measures; the first
- *  error, else CL_SUCCESS. Must be safe to run from several threads. */
-typedef cl_int (*loop_fn)(const struct bench *b, long n);
-
 /** Measures one sample in a fresh process spawned at @p t0 (ns). */
 typedef cl_int (*child_fn)(uint64_t t0, double *value);
 
@@ -70,6 +56,8 @@ struct figure {
     int threads;    /* 0: time per call on one thread, in unit (ns or
                        us); else aggregate Mcall/s of this many threads
                        (ALL_CPUS: one per CPU) */
+    const struct work *work; /* or a figure of work (bench/work.c,
+                                bench/memory.c) */
 };
 
 struct options {
@@ -116,6 +104,10 @@ static const char *error_name(cl_int err)
         {CL_INVALID_MEM_OBJECT, "CL_INVALID_MEM_OBJECT"},
         {CL_INVALID_BUFFER_SIZE, "CL_INVALID_BUFFER_SIZE"},
         {CL_INVALID_COMMAND_QUEUE, "CL_INVALID_COMMAND_QUEUE"},
+        {CL_INVALID_KERNEL_ARGS, "CL_INVALID_KERNEL_ARGS"},
+        {CL_INVALID_PROGRAM_EXECUTABLE, "CL_INVALID_PROGRAM_EXECUTABLE"},
+        {CL_COMPILER_NOT_AVAILABLE, "CL_COMPILER_NOT_AVAILABLE"},
+        {CL_BUILD_PROGRAM_FAILURE, "CL_BUILD_PROGRAM_FAILURE"},
         {-1001, "CL_PLATFORM_NOT_FOUND_KHR"},
         {BENCH_CHILD_FAILED, "child process failed"},
     };
@@ -318,148 +310,6 @@ static cl_int loop_user_event(const struct bench *b, long n)
     return CL_SUCCESS;
 }
 
-/* ---- memory figures: buffers made once, by the first that needs them ---- */
-
-/* Bytes the copy and map figures move. */
-#define BIG ((size_t)64 << 20)
-/* Bytes of each buffer buffer.create-release makes. */
-#define CREATED ((size_t)1 << 20)
-
-struct memory_bench {
-    cl_command_queue queue;              /* in order */
-    cl_mem src, dst;                     /* BIG bytes each, written once */
-    cl_mem mapped;                       /* BIG, CL_MEM_ALLOC_HOST_PTR */
-    cl_mem small;                        /* the 4-byte write's target */
-    unsigned char *host_src, *host_dst;  /* BIG bytes each, touched */
-    cl_int err;                          /* of the setup */
-};
-
-static pthread_once_t memory_once = PTHREAD_ONCE_INIT;
-static struct memory_bench memory_objects;
-static cl_context memory_context;
-static cl_device_id memory_device;
-
-static cl_mem memory_buffer(cl_mem_flags flags, size_t size)
-{
-    struct memory_bench *m = &memory_objects;
-    cl_int err = CL_SUCCESS;
-    cl_mem mem = m->err ? NULL
-                        : clCreateBuffer(memory_context, flags, size, NULL,
-                                         &err);
-    /* Written once, so that no figure pays for first-touch page faults. */
-    const unsigned char zero = 0;
-    if (mem && err == CL_SUCCESS)
-        err = clEnqueueFillBuffer(m->queue, mem, &zero, 1, 0, size, 0, NULL,
-                                  NULL);
-    if (!m->err)
-        m->err = err;
-    return mem;
-}
-
-static void memory_setup(void)
-{
-    struct memory_bench *m = &memory_objects;
-    m->queue = clCreateCommandQueueWithProperties(memory_context,
-                                                  memory_device, NULL,
-                                                  &m->err);
-    m->src = memory_buffer(0, BIG);
-    m->dst = memory_buffer(0, BIG);
-    m->mapped = memory_buffer(CL_MEM_ALLOC_HOST_PTR, BIG);
-    m->small = memory_buffer(0, 4096);
-    if (!m->err)
-        m->err = clFinish(m->queue);
-    m->host_src = malloc(BIG);
-    m->host_dst = malloc(BIG);
-    if (!m->host_src || !m->host_dst)
-        m->err = CL_OUT_OF_HOST_MEMORY;
-    else {
-        memset(m->host_src, 1, BIG);
-        memset(m->host_dst, 2, BIG);
-    }
-}
-
-/* The memory figures' objects, made on first use. */
-static const struct memory_bench *memory_get(const struct bench *b)
-{
-    memory_context = b->context;
-    memory_device = b->device;
-    pthread_once(&memory_once, memory_setup);
-    return &memory_objects;
-}
-
-/* What a single-threaded copy of the same bytes costs on this machine:
- * the bound copy-buffer.64m is held to. */
-static cl_int loop_memcpy(const struct bench *b, long n)
-{
-    const struct memory_bench *m = memory_get(b);
-    if (m->err)
-        return m->err;
-    for (long i = 0; i < n; i++) {
-        memcpy(m->host_dst, m->host_src, BIG);
-        /* Keep the compiler from dropping the copy. */
-        __asm__ volatile("" : : "r"(m->host_dst) : "memory");
-    }
-    return CL_SUCCESS;
-}
-
-static cl_int loop_copy_buffer(const struct bench *b, long n)
-{
-    const struct memory_bench *m = memory_get(b);
-    cl_int err = m->err;
-    for (long i = 0; i < n && err == CL_SUCCESS; i++) {
-        err = clEnqueueCopyBuffer(m->queue, m->src, m->dst, 0, 0, BIG, 0,
-                                  NULL, NULL);
-        if (err == CL_SUCCESS)
-            err = clFinish(m->queue);
-    }
-    return err;
-}
-
-/* A blocking map of the whole buffer and its unmap, done. */
-static cl_int loop_map_unmap(const struct bench *b, long n)
-{
-    const struct memory_bench *m = memory_get(b);
-    cl_int err = m->err;
-    for (long i = 0; i < n && err == CL_SUCCESS; i++) {
-        void *p = clEnqueueMapBuffer(m->queue, m->mapped, CL_TRUE,
-                                     CL_MAP_READ | CL_MAP_WRITE, 0, BIG, 0,
-                                     NULL, NULL, &err);
-        if (err == CL_SUCCESS)
-            err = clEnqueueUnmapMemObject(m->queue, m->mapped, p, 0, NULL,
-                                          NULL);
-        if (err == CL_SUCCESS)
-            err = clFinish(m->queue);
-    }
-    return err;
-}
-
-/* Enqueue to return of a blocking 4-byte write. */
-static cl_int loop_write_4(const struct bench *b, long n)
-{
-    const struct memory_bench *m = memory_get(b);
-    cl_int err = m->err;
-    const cl_uint value = 42;
-    for (long i = 0; i < n && err == CL_SUCCESS; i++)
-        err = clEnqueueWriteBuffer(m->queue, m->small, CL_TRUE, 0,
-                                   sizeof(value), &value, 0, NULL, NULL);
-    return err;
-}
-
-static cl_int loop_buffer(const struct bench *b, long n)
-{
-    for (long i = 0; i < n; i++) {
-        cl_int err;
-        cl_mem mem = clCreateBuffer(b->context, CL_MEM_READ_WRITE, CREATED,
-                                    NULL, &err);
-        if (err != CL_SUCCESS)
-            return err;
-        err = clReleaseMemObject(mem);
-        if (err != CL_SUCCESS)
-            return err;
-    }
-    return CL_SUCCESS;
-}
-
 static cl_int release_devices(const cl_device_id *devices, cl_uint count)
 {
     cl_int status = CL_SUCCESS;
@@ -511,33 +361,44 @@ static cl_int loop_device_and_host_timer(const struct bench *b, long n)
 }
 
 static const struct figure figures[] = {
-    {"startup.process-floor", "us", child_floor, NULL, 0},
-    {"startup.platforms-ready", "us", child_platforms, NULL, 0},
-    {"startup.first-device-ids", "us", child_device_ids, NULL, 0},
-    {"rss.icd-loaded", "KiB", child_rss, NULL, 0},
-    {"events.1m-live", "ms", child_live_events_time, NULL, 0},
-    {"rss.events-1m-live", "KiB", child_live_events_rss, NULL, 0},
-    {"clock-gettime", "ns", NULL, loop_clock, 0},
-    {"device-info.scalar", "ns", NULL, loop_device_scalar, 0},
-    {"device-info.string", "ns", NULL, loop_device_string, 0},
-    {"platform-info.string", "ns", NULL, loop_platform_string, 0},
-    {"context.create-release", "ns", NULL, loop_context, 0},
-    {"subdevices.equally-1", "ns", NULL, loop_subdevices, 0},
-    {"user-event.create-release", "ns", NULL, loop_user_event, 0},
-    {"buffer.create-release", "ns", NULL, loop_buffer, 0},
-    {"memcpy.64m", "us", NULL, loop_memcpy, 0},
-    {"copy-buffer.64m", "us", NULL, loop_copy_buffer, 0},
-    {"map-unmap.64m", "us", NULL, loop_map_unmap, 0},
-    {"write-buffer.4b", "ns", NULL, loop_write_4, 0},
-    {"timer.host", "ns", NULL, loop_host_timer, 0},
-    {"timer.device-and-host", "ns", NULL, loop_device_and_host_timer, 0},
-    {"device-info.threads-1", "Mcall/s", NULL, loop_device_scalar, 1},
-    {"device-info.threads-2", "Mcall/s", NULL, loop_device_scalar, 2},
+    {"startup.process-floor", "us", child_floor, NULL, 0, NULL},
+    {"startup.platforms-ready", "us", child_platforms, NULL, 0, NULL},
+    {"startup.first-device-ids", "us", child_device_ids, NULL, 0, NULL},
+    {"rss.icd-loaded", "KiB", child_rss, NULL, 0, NULL},
+    {"events.1m-live", "ms", child_live_events_time, NULL, 0, NULL},
+    {"rss.events-1m-live", "KiB", child_live_events_rss, NULL, 0, NULL},
+    {"clock-gettime", "ns", NULL, loop_clock, 0, NULL},
+    {"device-info.scalar", "ns", NULL, loop_device_scalar, 0, NULL},
+    {"device-info.string", "ns", NULL, loop_device_string, 0, NULL},
+    {"platform-info.string", "ns", NULL, loop_platform_string, 0, NULL},
+    {"context.create-release", "ns", NULL, loop_context, 0, NULL},
+    {"subdevices.equally-1", "ns", NULL, loop_subdevices, 0, NULL},
+    {"user-event.create-release", "ns", NULL, loop_user_event, 0, NULL},
+    {"buffer.create-release", "ns", NULL, NULL, 0, &bench_buffer_create},
+    {"memcpy.64m", "us", NULL, NULL, 0, &bench_memcpy_64m},
+    {"copy-buffer.64m", "us", NULL, NULL, 0, &bench_copy_buffer_64m},
+    {"map-unmap.64m", "us", NULL, NULL, 0, &bench_map_unmap_64m},
+    {"write-buffer.4b", "ns", NULL, NULL, 0, &bench_write_buffer_4b},
+    {"timer.host", "ns", NULL, loop_host_timer, 0, NULL},
+    {"timer.device-and-host", "ns", NULL, loop_device_and_host_timer, 0, NULL},
+    {"device-info.threads-1", "Mcall/s", NULL, loop_device_scalar, 1, NULL},
+    {"device-info.threads-2", "Mcall/s", NULL, loop_device_scalar, 2, NULL},
     {"device-info.threads-all", "Mcall/s", NULL, loop_device_scalar,
-     ALL_CPUS},
-    {"context.threads-1", "Mcall/s", NULL, loop_context, 1},
-    {"context.threads-2", "Mcall/s", NULL, loop_context, 2},
-    {"context.threads-all", "Mcall/s", NULL, loop_context, ALL_CPUS},
+     ALL_CPUS, NULL},
+    {"context.threads-1", "Mcall/s", NULL, loop_context, 1, NULL},
+    {"context.threads-2", "Mcall/s", NULL, loop_context, 2, NULL},
+    {"context.threads-all", "Mcall/s", NULL, loop_context, ALL_CPUS, NULL},
+    {"native-kernel.latency", "ns", NULL, NULL, 0, &bench_native_latency},
+    {"saxpy.device", "GB/s", NULL, NULL, 0, &bench_saxpy_device},
+    {"saxpy.c-1-thread", "GB/s", NULL, NULL, 0, &bench_saxpy_c1},
+    {"saxpy.c-all-threads", "GB/s", NULL, NULL, 0, &bench_saxpy_c_all},
+    {"saxpy.units-1", "GB/s", NULL, NULL, 0, &bench_saxpy_units[0]},
+    {"saxpy.units-2", "GB/s", NULL, NULL, 0, &bench_saxpy_units[1]},
+    {"saxpy.units-4", "GB/s", NULL, NULL, 0, &bench_saxpy_units[2]},
+    {"saxpy.units-8", "GB/s", NULL, NULL, 0, &bench_saxpy_units[3]},
+    {"saxpy.units-16", "GB/s", NULL, NULL, 0, &bench_saxpy_units[4]},
+    {"saxpy.units-32", "GB/s", NULL, NULL, 0, &bench_saxpy_units[5]},
+    {"saxpy.units-64", "GB/s", NULL, NULL, 0, &bench_saxpy_units[6]},
 };
 #define FIGURE_COUNT (sizeof(figures) / sizeof(figures[0]))
 
@@ -697,6 +558,12 @@ static cl_int calibrate(loop_fn loop, const struct bench *b, double ms,
     }
 }
 
+/* The figure's loop: its own, or its work's. */
+static loop_fn figure_loop(const struct figure *f)
+{
+    return f->work ? f->work->loop : f->loop;
+}
+
 static cl_int sample(const struct figure *f, const struct bench *b, long n,
                      double *value)
 {
@@ -705,8 +572,11 @@ static cl_int sample(const struct figure *f, const struct bench *b, long n,
     if (f->threads)
         return threads_sample(f->loop, b, thread_count(f), n, value);
     struct span span;
-    cl_int err = time_loop(f->loop, b, n, &span);
-    *value = (double)(span.end - span.begin) / (double)n;
+    cl_int err = time_loop(figure_loop(f), b, n, &span);
+    double ns = (double)(span.end - span.begin);
+    /* Bytes per ns are GB/s. */
+    *value = f->work && f->work->bytes ? f->work->bytes * (double)n / ns
+                                       : ns / (double)n;
     if (strcmp(f->unit, "us") == 0)
         *value /= 1e3;
     return err;
@@ -717,9 +587,13 @@ static void measure(const struct figure *f, const struct bench *b,
                     const struct options *o)
 {
     long n = o->iters;
-    cl_int err = CL_SUCCESS;
-    if (f->loop && !n)
-        err = calibrate(f->loop, b, o->ms, &n);
+    cl_int err = f->work ? f->work->setup(b, f->work->units) : CL_SUCCESS;
+    if (err == BENCH_NOT_HERE) {
+        f->work->teardown();
+        return;
+    }
+    if (err == CL_SUCCESS && figure_loop(f) && !n)
+        err = calibrate(figure_loop(f), b, o->ms, &n);
     int count = f->child ? o->spawns : o->runs;
     double *samples = calloc((size_t)count, sizeof(*samples));
     if (!samples)
@@ -735,6 +609,8 @@ static void measure(const struct figure *f, const struct bench *b,
     }
     fflush(stdout);
     free(samples);
+    if (f->work)
+        f->work->teardown();
 }
 
 /* ---- setup ---- */

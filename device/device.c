@@ -11,6 +11,7 @@
 #include "refcl/api.h"
 #include "refcl/device.h"
 #include "refcl/platform.h"
+#include "refcl/workers.h"
 
 /* The device types the spec defines, singly or combined; CL_DEVICE_TYPE_ALL
  * is valid too, though it has bits outside this mask. */
@@ -28,6 +29,7 @@ static cl_uint root_count;
 /* Gives back what a device owns, then its slot. */
 static void device_free(struct _cl_device_id *device)
 {
+    refcl_device_team_destroy(device);
     free(device->partition_type);
     free(atomic_load_explicit(&device->cpuset_list, memory_order_relaxed));
     hwloc_bitmap_free(device->cpuset);

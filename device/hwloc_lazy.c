@@ -59,6 +59,8 @@
       (char **strp, hwloc_const_bitmap_t bitmap), (strp, bitmap))            \
     R(int, hwloc_bitmap_next, (hwloc_const_bitmap_t bitmap, int prev),       \
       (bitmap, prev))                                                        \
+    R(int, hwloc_bitmap_only, (hwloc_bitmap_t bitmap, unsigned id),          \
+      (bitmap, id))                                                          \
     R(int, hwloc_bitmap_nr_ulongs, (hwloc_const_bitmap_t bitmap), (bitmap))  \
     R(int, hwloc_bitmap_set, (hwloc_bitmap_t bitmap, unsigned id),           \
       (bitmap, id))                                                          \
@@ -72,6 +74,13 @@
     R(int, hwloc_get_type_depth,                                             \
       (hwloc_topology_t topology, hwloc_obj_type_t type), (topology, type))  \
     R(int, hwloc_obj_type_is_dcache, (hwloc_obj_type_t type), (type))       \
+    R(int, hwloc_set_cpubind,                                                \
+      (hwloc_topology_t topology, hwloc_const_cpuset_t set, int flags),      \
+      (topology, set, flags))                                                \
+    R(int, hwloc_set_membind,                                                \
+      (hwloc_topology_t topology, hwloc_const_bitmap_t set,                  \
+       hwloc_membind_policy_t policy, int flags),                            \
+      (topology, set, policy, flags))                                        \
     V(hwloc_topology_destroy, (hwloc_topology_t topology), (topology))       \
     R(hwloc_const_cpuset_t, hwloc_topology_get_allowed_cpuset,               \
       (hwloc_topology_t topology), (topology))                               \
@@ -79,6 +88,8 @@
       (hwloc_topology_t topology), (topology))                               \
     R(int, hwloc_topology_init, (hwloc_topology_t * topologyp),              \
       (topologyp))                                                           \
+    R(int, hwloc_topology_is_thissystem,                                     \
+      (hwloc_topology_t __hwloc_restrict topology), (topology))              \
     R(int, hwloc_topology_load, (hwloc_topology_t topology), (topology))     \
     R(int, hwloc_topology_set_components,                                    \
       (hwloc_topology_t __hwloc_restrict topology, unsigned long flags,      \

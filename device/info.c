@@ -20,6 +20,7 @@
 #include "refcl/api.h"
 #include "refcl/device.h"
 #include "refcl/info.h"
+#include "refcl/kernel.h"
 #include "refcl/memory.h"
 #include "refcl/platform.h"
 #include "refcl/version.h"
@@ -39,18 +40,19 @@
 /* Implementation limits refcl promises to kernels. */
 /** Work-item dimensions: the spec's minimum for non-custom devices. */
 #define MAX_WORK_ITEM_DIMENSIONS 3u
-/** Work-items per work-group; work-items of a group share one host thread. */
-#define MAX_WORK_GROUP_SIZE 4096u
+/** Work-items per work-group: what the built-in kernels take. */
+#define MAX_WORK_GROUP_SIZE REFCL_MAX_WORK_GROUP_SIZE
 /** Work-items per dimension: a whole work-group may lie along any axis. */
 #define MAX_WORK_ITEM_SIZE MAX_WORK_GROUP_SIZE
 /** Bytes of kernel arguments: the full-profile minimum (embedded: 256). */
 #define MAX_PARAMETER_SIZE 1024u
 /** Bytes of one __constant buffer: the spec's minimum, 64 KiB. */
-#define MAX_CONSTANT_BUFFER_SIZE (64u * 1024u)
+#define MAX_CONSTANT_BUFFER_SIZE REFCL_MAX_CONSTANT_BUFFER_SIZE
 /** __constant arguments per kernel: the spec's minimum. */
 #define MAX_CONSTANT_ARGS 8u
-/** Sub-buffer alignment in bits: long16, the largest built-in type. */
-#define MEM_BASE_ADDR_ALIGN_BITS 1024u
+/** Sub-buffer alignment in bits: long16, the largest built-in type; what
+ *  sub-buffers (memory/) and kernel arguments (kernel/) hold to. */
+#define MEM_BASE_ADDR_ALIGN_BITS (REFCL_MEM_BASE_ALIGN * 8u)
 /** Smallest alignment for any data type, in bytes: long16 again. */
 #define MIN_DATA_TYPE_ALIGN_SIZE 128u
 /** Bytes of printf output per kernel: the full-profile minimum, 1 MiB. */
@@ -154,6 +156,22 @@ static cl_ulong local_mem_size(const struct refcl_topology *topo)
 {
     cl_ulong local = topo->core_cache_size;
     return local > LOCAL_MEM_MIN_SIZE ? local : LOCAL_MEM_MIN_SIZE;
+}
+
+cl_ulong refcl_local_mem_size(void)
+{
+    const struct refcl_topology *topo = refcl_topology_get();
+    return topo ? local_mem_size(topo) : LOCAL_MEM_MIN_SIZE;
+}
+
+/* CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION (kernel/builtin.c). */
+static __attribute__((noinline)) cl_int
+reply_builtin_versions(size_t size, void *value, size_t *size_ret)
+{
+    size_t count;
+    const cl_name_version *versions = refcl_builtin_versions(&count);
+    return refcl_info_return(versions, count * sizeof(cl_name_version), size,
+                             value, size_ret);
 }
 
 /* The caller's three outputs, where every answer goes. */
@@ -333,13 +351,16 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_EXTENSIONS:
     case CL_DEVICE_EXTENSIONS_WITH_VERSION:
         return reply_extensions(param_name, q.size, q.value, q.size_ret);
-    /* No intermediate language and no built-in kernels: "" and no entries. */
+    /* No intermediate language: "" and no entries. */
     case CL_DEVICE_IL_VERSION:
-    case CL_DEVICE_BUILT_IN_KERNELS:
         return answer_string(q, "");
     case CL_DEVICE_ILS_WITH_VERSION:
-    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
         return answer_array(q, NULL, 0);
+    /* The built-in kernels (docs/built-in-kernels.md), on every device. */
+    case CL_DEVICE_BUILT_IN_KERNELS:
+        return answer_string(q, refcl_builtin_names());
+    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+        return reply_builtin_versions(q.size, q.value, q.size_ret);
 
     /* Execution resources and the limits of an ND-range. */
     case CL_DEVICE_MAX_COMPUTE_UNITS:
@@ -355,7 +376,7 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
         return reply_timer_resolution(q.size, q.value, q.size_ret);
     case CL_DEVICE_EXECUTION_CAPABILITIES:
-        return answer_ulong(q, CL_EXEC_KERNEL);
+        return answer_ulong(q, REFCL_EXEC_CAPABILITIES);
     case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
         return answer_uint(q, MAX_WORK_ITEM_DIMENSIONS);
     case CL_DEVICE_MAX_WORK_ITEM_SIZES:
@@ -474,9 +495,9 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return answer_uint(q, 0);
 
     /* Host command-queues (queue/queue.c: in-order or out-of-order,
-     * profiling), and the optional OpenCL 2.x / 3.0 features, all off:
-     * device-side enqueue, pipes, generic address space, non-uniform
-     * work-groups, work-group collectives, sub-groups. */
+     * profiling), and the optional OpenCL 2.x / 3.0 features: non-uniform
+     * work-groups on (kernel/ndrange.c); device-side enqueue, pipes,
+     * generic address space, work-group collectives, sub-groups off. */
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: /* = CL_DEVICE_QUEUE_PROPERTIES */
         return answer_ulong(q, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
                                    CL_QUEUE_PROFILING_ENABLE);
@@ -494,9 +515,10 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return answer_uint(q, 0);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
         return answer_bool(q, CL_TRUE);
+    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+        return answer_bool(q, CL_TRUE);
     case CL_DEVICE_PIPE_SUPPORT:
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
-    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         return answer_bool(q, CL_FALSE);

@@ -196,7 +196,7 @@ cl_int CL_API_CALL refcl_clSetUserEventStatus(cl_event event,
     }
     struct refcl_callback *due =
         refcl_event_set_status(event, execution_status);
-    pthread_cond_broadcast(&event->context->events_changed);
+    refcl_context_changed(event->context);
     pthread_mutex_unlock(lock);
     refcl_callbacks_run(event, due);
     return CL_SUCCESS;
@@ -268,8 +268,7 @@ cl_int CL_API_CALL refcl_clWaitForEvents(cl_uint num_events,
     pthread_mutex_lock(&context->events_lock);
     for (cl_uint i = 0; i < num_events; i++) {
         while (!refcl_event_done(event_list[i]))
-            pthread_cond_wait(&context->events_changed,
-                              &context->events_lock);
+            refcl_context_wait(context);
         failed |= atomic_load(&event_list[i]->status) < 0;
     }
     pthread_mutex_unlock(&context->events_lock);

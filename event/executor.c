@@ -5,7 +5,8 @@
  * through SUBMITTED, RUNNING and COMPLETE.
  *
  * Everything here is guarded by the context's events_lock; the worker,
- * clFinish and clWaitForEvents sleep on its events_changed, which is
+ * clFinish and clWaitForEvents wait on its events_changed (spinning a
+ * moment first: refcl_context_wait), which is
  * broadcast on every enqueue and every completion. Callbacks and releases
  * run with the lock dropped.
  *
@@ -33,11 +34,18 @@
 
 #include "refcl/api.h"
 #include "refcl/context.h"
+#include "refcl/device.h"
 #include "refcl/event.h"
 #include "refcl/queue.h"
+#include "refcl/workers.h"
 
 struct refcl_executor {
     struct _cl_context *context;
+    /* The processing units of the queue's device, for the worker to bind
+     * to as it starts; its own copy, freed once bound: a queue destroyed
+     * on a worker thread may free its sub-device before this worker has
+     * even started. */
+    hwloc_bitmap_t units;
     bool in_order;
     /* Under the context's events_lock. */
     struct _cl_event *head, *tail; /* pending, oldest first, each retained */
@@ -278,7 +286,7 @@ static void complete(struct refcl_executor *executor,
     bool keep = command->callbacks != NULL;
     bool last = !keep && refcl_object_release(&command->obj);
     struct refcl_callback *due = refcl_event_set_status(command, status);
-    pthread_cond_broadcast(&context->events_changed);
+    refcl_context_changed(context);
     pthread_mutex_unlock(&context->events_lock);
     if (keep) {
         refcl_callbacks_run(command, due);
@@ -288,7 +296,7 @@ static void complete(struct refcl_executor *executor,
     }
     pthread_mutex_lock(&context->events_lock);
     executor->unretired--;
-    pthread_cond_broadcast(&context->events_changed);
+    refcl_context_changed(context);
 }
 
 /* Runs @p command; called and returns with the lock held. */
@@ -327,6 +335,13 @@ static void *worker_main(void *arg)
     struct refcl_executor *executor = arg;
     struct _cl_context *context = executor->context;
     on_worker = true;
+    /* Every command of the queue runs here, native kernels included: on
+     * the device's processing units. */
+    if (executor->units) {
+        refcl_thread_bind(executor->units);
+        hwloc_bitmap_free(executor->units);
+        executor->units = NULL;
+    }
     pthread_mutex_lock(&context->events_lock);
     /* Even told to stop, run what is ready: a queue being destroyed has
      * nothing left, and at unload work that can still complete does. */
@@ -337,8 +352,7 @@ static void *worker_main(void *arg)
         else if (executor->stopping)
             break;
         else
-            pthread_cond_wait(&context->events_changed,
-                              &context->events_lock);
+            refcl_context_wait(context);
     }
     pthread_mutex_unlock(&context->events_lock);
     registry_mark(&executor->leaving);
@@ -351,17 +365,23 @@ static void *worker_main(void *arg)
 /* Starts the worker on the first enqueue, with every signal blocked: the
  * application's handlers are not for refcl's threads. registry_lock
  * guards `started`; it is never taken with an events_lock held. */
-static cl_int worker_start(struct refcl_executor *executor)
+static cl_int worker_start(struct refcl_executor *executor,
+                           const struct _cl_device_id *device)
 {
     int rc = 0;
     pthread_mutex_lock(&registry_lock);
     if (!executor->started) {
+        executor->units = hwloc_bitmap_dup(device->cpuset);
         sigset_t all, old;
         sigfillset(&all);
         pthread_sigmask(SIG_SETMASK, &all, &old);
         rc = pthread_create(&executor->thread, NULL, worker_main, executor);
         pthread_sigmask(SIG_SETMASK, &old, NULL);
         executor->started = rc == 0;
+        if (!executor->started && executor->units) {
+            hwloc_bitmap_free(executor->units);
+            executor->units = NULL;
+        }
         if (executor->started) {
             executor->next = registry;
             registry = executor;
@@ -377,7 +397,7 @@ static cl_int wait_done(struct _cl_context *context, struct _cl_event *command)
 {
     pthread_mutex_lock(&context->events_lock);
     while (!refcl_event_done(command))
-        pthread_cond_wait(&context->events_changed, &context->events_lock);
+        refcl_context_wait(context);
     pthread_mutex_unlock(&context->events_lock);
     cl_int status = atomic_load(&command->status);
     return status < 0 ? status : CL_SUCCESS;
@@ -419,7 +439,7 @@ cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
     struct _cl_event *created = command_create(queue, command);
     if (!created)
         return CL_OUT_OF_HOST_MEMORY;
-    cl_int status = worker_start(executor);
+    cl_int status = worker_start(executor, queue->device);
     if (status == CL_SUCCESS) {
         pthread_mutex_lock(&context->events_lock);
         status = deps_take(executor, created, command->num_events,
@@ -432,7 +452,7 @@ cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
             if (runs_on_caller(executor, created))
                 run(executor, created);
             else
-                pthread_cond_broadcast(&context->events_changed);
+                refcl_context_changed(context);
         }
         pthread_mutex_unlock(&context->events_lock);
     }
@@ -454,7 +474,7 @@ void refcl_executor_finish(struct _cl_command_queue *queue)
     pthread_mutex_t *lock = &queue->context->events_lock;
     pthread_mutex_lock(lock);
     while (executor->unretired)
-        pthread_cond_wait(&queue->context->events_changed, lock);
+        refcl_context_wait(queue->context);
     pthread_mutex_unlock(lock);
 }
 
@@ -464,7 +484,7 @@ static void worker_stop(struct refcl_executor *executor)
     struct _cl_context *context = executor->context;
     pthread_mutex_lock(&context->events_lock);
     executor->stopping = true;
-    pthread_cond_broadcast(&context->events_changed);
+    refcl_context_changed(context);
     pthread_mutex_unlock(&context->events_lock);
 }
 

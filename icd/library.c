@@ -6,12 +6,16 @@
 #include "refcl/memory.h"
 #include "refcl/object.h"
 #include "refcl/queue.h"
+#include "refcl/workers.h"
 
 __attribute__((destructor)) static void refcl_library_unload(void)
 {
     /* Worker threads first: no refcl code may run once the library is
      * gone. */
     refcl_executors_teardown();
+    /* Then the devices' teams, which those workers' commands used; before
+     * the root devices go, and hwloc with them. */
+    refcl_teams_teardown();
     refcl_svm_teardown();
     refcl_root_devices_teardown();
     refcl_objects_teardown();

@@ -1,8 +1,8 @@
 /*
  * Every entry point refcl does not implement yet: the calls on images,
- * samplers, pipes and kernels (none can be created: image/image.c,
- * program/kernel.c), the commands that need images or kernels, and the
- * GL/EGL/Direct3D/DX9 sharing extensions. Buffers and SVM live in memory/.
+ * samplers and pipes (none can be created: image/image.c), the commands
+ * that need images, and the GL/EGL/Direct3D/DX9 sharing extensions.
+ * Buffers and SVM live in memory/, kernels in kernel/.
  *
  * Each dispatch slot must point at a real function, and a caller holding a
  * bad handle is owed the spec's CL_INVALID_<TYPE>, not a crash. So each stub
@@ -60,13 +60,6 @@ static cl_int check_wait_list(cl_uint count, const cl_event *list)
                : CL_INVALID_EVENT_WAIT_LIST;
 }
 
-/* "If the list of devices associated with kernel is a single device, device
- * can be a NULL value." */
-static cl_int check_kernel_device(cl_device_id device)
-{
-    return device ? refcl_object_check(device, REFCL_DEVICE) : CL_SUCCESS;
-}
-
 /* CL_INVALID_MEM_OBJECT "if image is not a valid image object" (or pipe
  * not a valid pipe object): refcl has neither, so a live buffer is not one
  * either. */
@@ -122,89 +115,6 @@ cl_int CL_API_CALL refcl_clGetSamplerInfo(cl_sampler sampler,
                                           size_t *param_value_size_ret)
 {
     return UNIMPLEMENTED(refcl_object_check(sampler, REFCL_SAMPLER));
-}
-
-/* Kernels. */
-
-cl_kernel CL_API_CALL refcl_clCloneKernel(cl_kernel source_kernel,
-                                          cl_int *errcode_ret)
-{
-    return refuse(
-        UNIMPLEMENTED(refcl_object_check(source_kernel, REFCL_KERNEL)),
-        errcode_ret);
-}
-
-cl_int CL_API_CALL refcl_clRetainKernel(cl_kernel kernel)
-{
-    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
-}
-
-cl_int CL_API_CALL refcl_clReleaseKernel(cl_kernel kernel)
-{
-    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
-}
-
-cl_int CL_API_CALL refcl_clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
-                                        size_t arg_size, const void *arg_value)
-{
-    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
-}
-
-cl_int CL_API_CALL refcl_clSetKernelArgSVMPointer(cl_kernel kernel,
-                                                  cl_uint arg_index,
-                                                  const void *arg_value)
-{
-    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
-}
-
-cl_int CL_API_CALL refcl_clSetKernelExecInfo(cl_kernel kernel,
-                                             cl_kernel_exec_info param_name,
-                                             size_t param_value_size,
-                                             const void *param_value)
-{
-    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
-}
-
-cl_int CL_API_CALL refcl_clGetKernelInfo(cl_kernel kernel,
-                                         cl_kernel_info param_name,
-                                         size_t param_value_size,
-                                         void *param_value,
-                                         size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
-}
-
-cl_int CL_API_CALL refcl_clGetKernelArgInfo(
-    cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
-    size_t param_value_size, void *param_value, size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL));
-}
-
-cl_int CL_API_CALL refcl_clGetKernelWorkGroupInfo(
-    cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name,
-    size_t param_value_size, void *param_value, size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL),
-                         check_kernel_device(device));
-}
-
-cl_int CL_API_CALL refcl_clGetKernelSubGroupInfo(
-    cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
-    size_t input_value_size, const void *input_value, size_t param_value_size,
-    void *param_value, size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL),
-                         check_kernel_device(device));
-}
-
-cl_int CL_API_CALL refcl_clGetKernelSubGroupInfoKHR(
-    cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
-    size_t input_value_size, const void *input_value, size_t param_value_size,
-    void *param_value, size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(kernel, REFCL_KERNEL),
-                         check_kernel_device(device));
 }
 
 /* Enqueued commands. */
@@ -284,39 +194,6 @@ void *CL_API_CALL refcl_clEnqueueMapImage(
                                 check_image_or_pipe(image),
                                 check_wait_list(num_events, wait_list)),
                   errcode_ret);
-}
-
-cl_int CL_API_CALL refcl_clEnqueueNDRangeKernel(
-    cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
-    const size_t *global_work_offset, const size_t *global_work_size,
-    const size_t *local_work_size, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(kernel, REFCL_KERNEL),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueTask(cl_command_queue queue,
-                                       cl_kernel kernel, cl_uint num_events,
-                                       const cl_event *wait_list,
-                                       cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(kernel, REFCL_KERNEL),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueNativeKernel(
-    cl_command_queue queue, void(CL_CALLBACK *user_func)(void *), void *args,
-    size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
-    const void **args_mem_loc, cl_uint num_events, const cl_event *wait_list,
-    cl_event *event)
-{
-    return UNIMPLEMENTED(
-        refcl_object_check(queue, REFCL_QUEUE),
-        check_list(num_mem_objects, mem_list, REFCL_MEM, MAY_BE_EMPTY),
-        check_wait_list(num_events, wait_list));
 }
 
 /* Pipes. */

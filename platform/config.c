@@ -253,29 +253,34 @@ static void read_trace(void)
     }
 }
 
+/* A variable that is 0 or 1; @p fallback when unset or neither. */
+static bool read_switch(const char *variable, bool fallback)
+{
+    const char *value = setting(variable);
+    if (value && (!strcmp(value, "0") || !strcmp(value, "1")))
+        return value[0] == '1';
+    if (value)
+        complain(variable, value, "0 or 1", fallback ? "1" : "0");
+    return fallback;
+}
+
 static void read_trace_addresses(void)
 {
-    const char *value = setting("REFCL_TRACE_ADDRESSES");
-    config.trace_addresses = true;
-    if (!value)
-        return;
-    if (!strcmp(value, "0") || !strcmp(value, "1"))
-        config.trace_addresses = value[0] == '1';
-    else
-        complain("REFCL_TRACE_ADDRESSES", value, "0 or 1", "1");
+    config.trace_addresses = read_switch("REFCL_TRACE_ADDRESSES", true);
 }
 
 /* REFCL_JOURNAL: 1 keeps a journal of the calls (docs/journal.md). */
 static void read_journal(void)
 {
-    const char *value = setting("REFCL_JOURNAL");
-    config.journal = false;
-    if (!value)
-        return;
-    if (!strcmp(value, "0") || !strcmp(value, "1"))
-        config.journal = value[0] == '1';
-    else
-        complain("REFCL_JOURNAL", value, "0 or 1", "0");
+    config.journal = read_switch("REFCL_JOURNAL", false);
+}
+
+/* REFCL_BIND: 1 (default) binds every thread that runs commands to its
+ * device's processing units; 0 leaves placement to the system, for
+ * machines (containers, job schedulers) that forbid binding. */
+static void read_bind(void)
+{
+    config.bind = read_switch("REFCL_BIND", true);
 }
 
 static void config_read(void)
@@ -288,6 +293,7 @@ static void config_read(void)
     read_trace();
     read_trace_addresses();
     read_journal();
+    read_bind();
 }
 
 /* The trace file is refcl's until the library unloads: a loader that

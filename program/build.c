@@ -3,7 +3,8 @@
  * their arguments, record CL_BUILD_ERROR with the options and a log that
  * says why for each device they name, and return
  * CL_COMPILER_NOT_AVAILABLE; clLinkProgram returns CL_LINKER_NOT_AVAILABLE;
- * clGetProgramBuildInfo reports the record.
+ * clGetProgramBuildInfo reports the record. A program of built-in kernels
+ * is built when it is created, and has nothing to build again.
  *
  * pfn_notify is never called: it is "called when the program executable
  * has been built (successfully or unsuccessfully)", and a build that
@@ -39,19 +40,39 @@ static cl_int shared_check(cl_uint num_devices, const cl_device_id *device_list,
     return status;
 }
 
+/* CL_INVALID_DEVICE "if device_list is ... not in the list of devices
+ * associated with program". */
+static cl_int program_members(const struct _cl_program *program,
+                              cl_uint num_devices,
+                              const cl_device_id *device_list)
+{
+    for (cl_uint i = 0; i < num_devices; i++)
+        if (!refcl_object_valid(device_list[i], REFCL_DEVICE) ||
+            refcl_program_device_index(program, device_list[i]) < 0)
+            return CL_INVALID_DEVICE;
+    return CL_SUCCESS;
+}
+
+/* CL_INVALID_OPERATION "if there are kernel objects attached to
+ * program". */
+static cl_int unchangeable(const struct _cl_program *program)
+{
+    return atomic_load(&program->kernels_attached) ? CL_INVALID_OPERATION
+                                                   : CL_SUCCESS;
+}
+
 /* Records the refusal for the devices of the list, "all devices associated
  * with program" when it is empty, and returns CL_COMPILER_NOT_AVAILABLE. */
 static cl_int refuse(struct _cl_program *program, cl_uint num_devices,
                      const cl_device_id *device_list, const char *options,
                      const char *log)
 {
-    const struct _cl_context *context = program->context;
-    cl_uint count = num_devices ? num_devices : context->num_devices;
+    cl_uint count = num_devices ? num_devices : program->num_devices;
     cl_int status = CL_COMPILER_NOT_AVAILABLE;
     pthread_mutex_lock(&program->build_lock);
     for (cl_uint k = 0; k < count; k++) {
         long i = num_devices
-                     ? refcl_context_device_index(context, device_list[k])
+                     ? refcl_program_device_index(program, device_list[k])
                      : (long)k;
         /* "If options is a NULL pointer then it will have the same result
          * as the empty string." */
@@ -79,8 +100,14 @@ cl_int CL_API_CALL refcl_clBuildProgram(
     cl_int status =
         shared_check(num_devices, device_list, pfn_notify != NULL, user_data);
     if (status == CL_SUCCESS)
-        status = refcl_device_list_members(program->context, num_devices,
-                                           device_list);
+        status = program_members(program, num_devices, device_list);
+    if (status == CL_SUCCESS)
+        status = unchangeable(program);
+    /* CL_INVALID_OPERATION "if program was not created with
+     * clCreateProgramWithSource, clCreateProgramWithIL or
+     * clCreateProgramWithBinary". */
+    if (status == CL_SUCCESS && refcl_program_builtin(program))
+        status = CL_INVALID_OPERATION;
     if (status != CL_SUCCESS)
         return status;
     /* CL_COMPILER_NOT_AVAILABLE "if program is created with ...
@@ -118,8 +145,12 @@ cl_int CL_API_CALL refcl_clCompileProgram(
         status = headers_check(program->context, num_input_headers,
                                input_headers, header_include_names);
     if (status == CL_SUCCESS)
-        status = refcl_device_list_members(program->context, num_devices,
-                                           device_list);
+        status = program_members(program, num_devices, device_list);
+    if (status == CL_SUCCESS)
+        status = unchangeable(program);
+    /* CL_INVALID_OPERATION "if program has no source or IL available". */
+    if (status == CL_SUCCESS && refcl_program_builtin(program))
+        status = CL_INVALID_OPERATION;
     if (status != CL_SUCCESS)
         return status;
     /* CL_COMPILER_NOT_AVAILABLE "if a compiler is not available". */
@@ -168,13 +199,17 @@ cl_program CL_API_CALL refcl_clLinkProgram(
 }
 
 /* One query of the build record; under the program's build lock. */
-static cl_int build_answer(const struct refcl_build *build,
+static cl_int build_answer(const struct _cl_program *program,
+                           const struct refcl_build *build,
                            cl_program_build_info param_name,
                            size_t param_value_size, void *param_value,
                            size_t *param_value_size_ret)
 {
-    static const cl_program_binary_type binary_type =
-        CL_PROGRAM_BINARY_TYPE_NONE;
+    /* Built-in kernels are executables, built into refcl itself (there is
+     * no binary to hand out: CL_PROGRAM_BINARY_SIZES is 0). */
+    const cl_program_binary_type binary_type =
+        refcl_program_builtin(program) ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                                       : CL_PROGRAM_BINARY_TYPE_NONE;
     static const size_t no_globals = 0;
     switch (param_name) {
     case CL_PROGRAM_BUILD_STATUS:
@@ -215,12 +250,12 @@ cl_int CL_API_CALL refcl_clGetProgramBuildInfo(
     /* CL_INVALID_DEVICE "if device is not in the list of devices associated
      * with program". */
     long i = refcl_object_valid(device, REFCL_DEVICE)
-                 ? refcl_context_device_index(program->context, device)
+                 ? refcl_program_device_index(program, device)
                  : -1;
     if (i < 0)
         return CL_INVALID_DEVICE;
     pthread_mutex_lock(&program->build_lock);
-    cl_int status = build_answer(&program->builds[i], param_name,
+    cl_int status = build_answer(program, &program->builds[i], param_name,
                                  param_value_size, param_value,
                                  param_value_size_ret);
     pthread_mutex_unlock(&program->build_lock);

@@ -1,9 +1,11 @@
 /*
  * Program objects without a compiler: clCreateProgramWithSource keeps the
- * source; programs from binaries, IL or built-in kernels are refused with
- * the spec's errors (refcl has no binary format, no IL and no built-in
- * kernel); retain/release, clGetProgramInfo, clSetProgramReleaseCallback
- * and clSetProgramSpecializationConstant. Builds are in program/build.c.
+ * source; clCreateProgramWithBuiltInKernels makes a program of refcl's
+ * built-in kernels (kernel/builtin.c), built from the start; programs
+ * from binaries or IL are refused with the spec's errors (refcl has no
+ * binary format and no IL); retain/release, clGetProgramInfo,
+ * clSetProgramReleaseCallback and clSetProgramSpecializationConstant.
+ * Builds are in program/build.c, kernels in kernel/.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,7 +13,9 @@
 
 #include "refcl/api.h"
 #include "refcl/context.h"
+#include "refcl/device.h"
 #include "refcl/info.h"
+#include "refcl/kernel.h"
 #include "refcl/program.h"
 
 cl_int refcl_device_list_shape(cl_uint num_devices,
@@ -35,43 +39,77 @@ cl_int refcl_device_list_members(const struct _cl_context *context,
     return CL_SUCCESS;
 }
 
+long refcl_program_device_index(const struct _cl_program *program,
+                                const struct _cl_device_id *device)
+{
+    for (cl_uint i = 0; i < program->num_devices; i++)
+        if (program->devices[i] == device)
+            return (long)i;
+    return -1;
+}
+
+bool refcl_program_runs_on(const struct _cl_program *program,
+                           const struct _cl_device_id *device)
+{
+    if (!refcl_program_builtin(program))
+        return false;
+    for (const struct refcl_object *d = &device->obj; d; d = d->parent)
+        if (refcl_program_device_index(program,
+                                       (const struct _cl_device_id *)d) >= 0)
+            return true;
+    return false;
+}
+
 static void program_destroy(struct refcl_object *obj)
 {
     struct _cl_program *program = (struct _cl_program *)obj;
     struct _cl_context *context = program->context;
-    for (cl_uint i = 0; program->builds && i < context->num_devices; i++)
+    for (cl_uint i = 0; program->builds && i < program->num_devices; i++)
         free(program->builds[i].options);
     free(program->builds);
     free(program->source);
+    free(program->kernels);
+    free(program->kernel_names);
+    if (program->devices != context->devices)
+        free(program->devices);
     pthread_mutex_destroy(&program->build_lock);
     refcl_object_free(&program->obj);
     refcl_clReleaseContext(context);
 }
 
-/* A program of @p context holding @p source (taken over, freed on
- * failure). */
-static cl_program program_create(struct _cl_context *context, char *source,
-                                 size_t source_size, cl_int *errcode_ret)
+void refcl_program_release(struct _cl_program *program)
+{
+    if (refcl_object_release(&program->obj))
+        program_destroy(&program->obj);
+}
+
+/* A program of @p context on its devices, holding @p source (taken over,
+ * freed on failure), every build @p status. */
+static struct _cl_program *program_create(struct _cl_context *context,
+                                          char *source, size_t source_size,
+                                          cl_build_status status)
 {
     struct _cl_program *program = refcl_object_alloc(
         REFCL_PROGRAM, &context->obj, context->obj.platform, NULL);
     if (!program) {
         free(source);
-        return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+        return NULL;
     }
     refcl_object_retain(&context->obj);
     program->context = context;
+    program->num_devices = context->num_devices;
+    program->devices = context->devices;
     program->source = source;
     program->source_size = source_size;
     pthread_mutex_init(&program->build_lock, NULL);
     program->builds = malloc(context->num_devices * sizeof(*program->builds));
     if (!program->builds) {
         program_destroy(&program->obj);
-        return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+        return NULL;
     }
     for (cl_uint i = 0; i < context->num_devices; i++)
-        program->builds[i] = (struct refcl_build){CL_BUILD_NONE, NULL, NULL};
-    return refcl_errcode(program, CL_SUCCESS, errcode_ret);
+        program->builds[i] = (struct refcl_build){status, NULL, NULL};
+    return program;
 }
 
 /* "If an element in lengths is zero, its accompanying string is
@@ -129,9 +167,11 @@ cl_program CL_API_CALL refcl_clCreateProgramWithSource(cl_context context,
         return refcl_errcode(NULL, CL_INVALID_VALUE, errcode_ret);
     size_t size = 0;
     char *source = source_join(count, strings, lengths, &size);
-    if (!source)
-        return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
-    return program_create(context, source, size, errcode_ret);
+    struct _cl_program *program =
+        source ? program_create(context, source, size, CL_BUILD_NONE) : NULL;
+    return refcl_errcode(program,
+                         program ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY,
+                         errcode_ret);
 }
 
 /* Every binary is refused: refcl has no binary format. Each binary_status
@@ -185,23 +225,140 @@ cl_program CL_API_CALL refcl_clCreateProgramWithIL(cl_context context,
     return refcl_errcode(NULL, CL_INVALID_OPERATION, errcode_ret);
 }
 
+/* The next name of a semi-colon separated list at *@p list, spaces
+ * around it dropped; advances *@p list past it. @return its length. */
+static size_t next_name(const char **list, const char **name)
+{
+    const char *p = *list;
+    while (*p == ' ')
+        p++;
+    size_t length = strcspn(p, ";");
+    *list = p + length + (p[length] == ';');
+    while (length && p[length - 1] == ' ')
+        length--;
+    *name = p;
+    return length;
+}
+
+/* The built-in kernels @p names names, each once, into @p out (room for
+ * every name) unless NULL. CL_INVALID_VALUE "if ... kernel_names contains a
+ * kernel name that is not supported by any of the devices in device_list",
+ * an empty name included. @return how many, or 0 for that error. */
+static size_t builtins_parse(const char *names,
+                             const struct refcl_builtin **out)
+{
+    size_t count = 0;
+    const char *list = names;
+    do {
+        const char *name;
+        size_t length = next_name(&list, &name);
+        const struct refcl_builtin *builtin = refcl_builtin_find(name, length);
+        if (!builtin)
+            return 0;
+        bool seen = false;
+        for (size_t i = 0; out && i < count; i++)
+            seen |= out[i] == builtin;
+        if (out && !seen)
+            out[count] = builtin;
+        count += !seen || !out;
+    } while (*list);
+    return count;
+}
+
+/* CL_PROGRAM_KERNEL_NAMES of @p program: its kernels' names, ';'
+ * between. */
+static char *kernel_names_join(const struct _cl_program *program)
+{
+    size_t size = 1;
+    for (size_t i = 0; i < program->kernel_count; i++)
+        size += strlen(program->kernels[i]->name) + 1;
+    char *names = malloc(size);
+    if (!names)
+        return NULL;
+    names[0] = '\0';
+    for (size_t i = 0; i < program->kernel_count; i++) {
+        if (i)
+            strcat(names, ";");
+        strcat(names, program->kernels[i]->name);
+    }
+    return names;
+}
+
+/* The program's devices: @p device_list with duplicates dropped, as a
+ * context's. @return CL_SUCCESS or CL_OUT_OF_HOST_MEMORY. */
+static cl_int program_devices(struct _cl_program *program,
+                              cl_uint num_devices,
+                              const cl_device_id *device_list)
+{
+    program->devices = malloc(num_devices * sizeof(cl_device_id));
+    if (!program->devices)
+        return CL_OUT_OF_HOST_MEMORY;
+    program->num_devices = 0;
+    for (cl_uint i = 0; i < num_devices; i++)
+        if (refcl_program_device_index(program, device_list[i]) < 0)
+            program->devices[program->num_devices++] = device_list[i];
+    return CL_SUCCESS;
+}
+
+/* Fills a new program of built-in kernels: its devices, its kernels, and
+ * builds that succeeded, so that kernels can be made at once. */
+static cl_int builtins_load(struct _cl_program *program, cl_uint num_devices,
+                            const cl_device_id *device_list,
+                            const char *names, size_t count)
+{
+    cl_int status =
+        program_devices(program, num_devices, device_list);
+    if (status != CL_SUCCESS)
+        return status;
+    program->kernels = malloc(count * sizeof(*program->kernels));
+    if (!program->kernels)
+        return CL_OUT_OF_HOST_MEMORY;
+    program->kernel_count = builtins_parse(names, program->kernels);
+    program->kernel_names = kernel_names_join(program);
+    if (!program->kernel_names)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (cl_uint i = 0; i < program->num_devices; i++)
+        program->builds[i].status = CL_BUILD_SUCCESS;
+    return CL_SUCCESS;
+}
+
 cl_program CL_API_CALL refcl_clCreateProgramWithBuiltInKernels(
     cl_context context, cl_uint num_devices, const cl_device_id *device_list,
     const char *kernel_names, cl_int *errcode_ret)
 {
     if (!refcl_object_valid(context, REFCL_CONTEXT))
         return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
+    /* CL_INVALID_VALUE "if device_list is NULL or num_devices is zero". */
     cl_int status = refcl_device_list_shape(num_devices, device_list, true);
     /* CL_INVALID_VALUE "if kernel_names is NULL". */
     if (status == CL_SUCCESS && !kernel_names)
         status = CL_INVALID_VALUE;
+    /* CL_INVALID_DEVICE "if any device in device_list is not in the list
+     * of devices associated with context". */
     if (status == CL_SUCCESS)
         status = refcl_device_list_members(context, num_devices, device_list);
     /* CL_INVALID_VALUE if "kernel_names contains a kernel name that is not
-     * supported by any of the devices": CL_DEVICE_BUILT_IN_KERNELS is "". */
-    if (status == CL_SUCCESS)
+     * supported by any of the devices in device_list": every refcl device
+     * runs every built-in kernel, so only unknown names are. */
+    size_t count = status == CL_SUCCESS ? builtins_parse(kernel_names, NULL)
+                                        : 0;
+    if (status == CL_SUCCESS && count == 0)
         status = CL_INVALID_VALUE;
-    return refcl_errcode(NULL, status, errcode_ret);
+    if (status != CL_SUCCESS)
+        return refcl_errcode(NULL, status, errcode_ret);
+
+    /* CL_PROGRAM_SOURCE: "a null string" (no source is stored). */
+    char *source = calloc(1, 1);
+    struct _cl_program *program =
+        source ? program_create(context, source, 1, CL_BUILD_NONE) : NULL;
+    status = program ? builtins_load(program, num_devices, device_list,
+                                     kernel_names, count)
+                     : CL_OUT_OF_HOST_MEMORY;
+    if (status != CL_SUCCESS && program) {
+        program_destroy(&program->obj);
+        program = NULL;
+    }
+    return refcl_errcode(program, status, errcode_ret);
 }
 
 /* CL_INVALID_PROGRAM "if program is not a valid program object". */
@@ -211,20 +368,44 @@ cl_int CL_API_CALL refcl_clRetainProgram(cl_program program)
 }
 
 /* "The program object is deleted after all kernel objects associated with
- * program have been deleted": there are none. */
+ * program have been deleted and the program reference count becomes
+ * zero": each kernel holds a reference. */
 cl_int CL_API_CALL refcl_clReleaseProgram(cl_program program)
 {
     return refcl_handle_release(program, REFCL_PROGRAM, program_destroy);
 }
 
-/* Answers the queries that need "a successful program executable" with
- * CL_INVALID_PROGRAM_EXECUTABLE: nothing is ever built. */
+/* The queries that need "a successful program executable": only programs
+ * of built-in kernels have one. */
 static bool needs_executable(cl_program_info param_name)
 {
     return param_name == CL_PROGRAM_NUM_KERNELS ||
            param_name == CL_PROGRAM_KERNEL_NAMES ||
            param_name == CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT ||
            param_name == CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT;
+}
+
+/* The executable's queries, for a program of built-in kernels. */
+static cl_int executable_info(const struct _cl_program *program,
+                              cl_program_info param_name,
+                              size_t param_value_size, void *param_value,
+                              size_t *param_value_size_ret)
+{
+    /* No program-scope variables, so no constructor or destructor: "may
+     * unconditionally return CL_FALSE". */
+    static const cl_bool none = CL_FALSE;
+    switch (param_name) {
+    case CL_PROGRAM_NUM_KERNELS:
+        return refcl_info_return(&program->kernel_count, sizeof(size_t),
+                                 param_value_size, param_value,
+                                 param_value_size_ret);
+    case CL_PROGRAM_KERNEL_NAMES:
+        return refcl_info_string(program->kernel_names, param_value_size,
+                                 param_value, param_value_size_ret);
+    default:
+        return refcl_info_return(&none, sizeof(none), param_value_size,
+                                 param_value, param_value_size_ret);
+    }
 }
 
 /* CL_PROGRAM_BINARY_SIZES: "If a binary is not available for a device(s), a
@@ -251,7 +432,6 @@ cl_int CL_API_CALL refcl_clGetProgramInfo(cl_program program,
     /* CL_INVALID_PROGRAM "if program is a not a valid program object". */
     if (!refcl_object_valid(program, REFCL_PROGRAM))
         return CL_INVALID_PROGRAM;
-    const struct _cl_context *context = program->context;
     const void *value;
     size_t size;
     cl_uint count;
@@ -266,33 +446,38 @@ cl_int CL_API_CALL refcl_clGetProgramInfo(cl_program program,
         size = sizeof(cl_context);
         break;
     case CL_PROGRAM_NUM_DEVICES:
-        value = &context->num_devices;
+        value = &program->num_devices;
         size = sizeof(cl_uint);
         break;
     case CL_PROGRAM_DEVICES:
-        value = context->devices;
-        size = context->num_devices * sizeof(cl_device_id);
+        value = program->devices;
+        size = program->num_devices * sizeof(cl_device_id);
         break;
     case CL_PROGRAM_SOURCE:
         value = program->source;
         size = program->source_size;
         break;
     case CL_PROGRAM_IL:
-        /* From source: "param_value will be unchanged and
+        /* From source or built-in kernels: "param_value will be unchanged and
          * param_value_size_ret will be set to 0". */
         value = NULL;
         size = 0;
         break;
     case CL_PROGRAM_BINARY_SIZES:
-        return binary_sizes(context->num_devices, param_value_size,
+        /* Built-in kernels: "the implementation may return zero in any
+         * entries". */
+        return binary_sizes(program->num_devices, param_value_size,
                             param_value, param_value_size_ret);
     case CL_PROGRAM_BINARIES:
         /* One pointer per device, each written to "if there is a binary
          * available": there never is. */
         value = NULL;
-        size = context->num_devices * sizeof(unsigned char *);
+        size = program->num_devices * sizeof(unsigned char *);
         break;
     default:
+        if (needs_executable(param_name) && refcl_program_builtin(program))
+            return executable_info(program, param_name, param_value_size,
+                                   param_value, param_value_size_ret);
         /* CL_INVALID_PROGRAM_EXECUTABLE "if param_name is
          * CL_PROGRAM_NUM_KERNELS, CL_PROGRAM_KERNEL_NAMES, ... and a
          * successful program executable has not been built"; else

@@ -3,7 +3,8 @@
  * platforms to show, their names and ICD suffixes, which cl_khr_icd version
  * to speak, faults to inject on purpose so that loaders can be tested
  * against misbehaving drivers, call tracing and the call journal, each
- * possibly set per library instance (REFCL_INSTANCES). Documented in README.md
+ * possibly set per library instance (REFCL_INSTANCES), and whether threads
+ * are bound to their devices' processing units. Documented in README.md
  * ("Configuration") and docs/tracing.md.
  * A bad value is reported on stderr and the default is used.
  */
@@ -44,6 +45,8 @@ struct refcl_config {
     bool trace_addresses;  /**< REFCL_TRACE_ADDRESSES: addresses, or
                                 handles numbered and pointers hidden */
     bool journal;          /**< REFCL_JOURNAL: keep the call journal */
+    bool bind;             /**< REFCL_BIND: bind worker threads (and their
+                                memory) to their device's units */
 };
 
 /** The configuration, read from the environment on first call. */

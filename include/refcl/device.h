@@ -88,6 +88,8 @@ cl_ulong refcl_topology_llc_share(const struct refcl_topology *topology,
 /** Entries of the longest CL_DEVICE_PARTITION_PROPERTIES: three schemes. */
 #define REFCL_PARTITION_SCHEMES_MAX 3
 
+struct refcl_team; /* the threads on a device's compute units (workers.h) */
+
 struct _cl_device_id {
     struct refcl_object obj;       /**< obj.parent: parent device or NULL */
     hwloc_bitmap_t cpuset;         /**< owned; the device's compute units */
@@ -107,6 +109,9 @@ struct _cl_device_id {
     /** CL_DEVICE_PARTITION_TYPE as requested, 0-terminated; NULL for root. */
     cl_device_partition_property *partition_type;
     size_t partition_type_len;     /**< entries, terminator included */
+    /** Owned; NULL until the device's first command that spreads over
+     *  its compute units (device/workers.c). */
+    struct refcl_team *_Atomic team;
 };
 REFCL_OBJECT_LAYOUT(struct _cl_device_id);
 

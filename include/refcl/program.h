@@ -1,6 +1,7 @@
 /*
- * refcl's program objects. refcl has no compiler: a program holds the
- * source it was created with and the record of the builds it refused.
+ * refcl's program objects. refcl has no compiler: a program holds either
+ * the source it was created with and the record of the builds it refused,
+ * or built-in kernels (refcl/kernel.h), which are built from the start.
  */
 #ifndef REFCL_PROGRAM_H
 #define REFCL_PROGRAM_H
@@ -8,6 +9,8 @@
 #include <pthread.h>
 
 #include "refcl/object.h"
+
+struct refcl_builtin; /* refcl/kernel.h */
 
 /** The last build or compile of a program for one device. */
 struct refcl_build {
@@ -18,13 +21,25 @@ struct refcl_build {
 
 struct _cl_program {
     struct refcl_object obj;     /**< obj.parent: the context */
-    /** Retained; "The devices associated with the program object are the
-     *  devices associated with context." */
-    struct _cl_context *context;
+    struct _cl_context *context; /**< retained */
+    /** CL_PROGRAM_DEVICES: from source, "the devices associated with
+     *  context" (the context's array); with built-in kernels, "the list of
+     *  devices specified by device_list" (owned, duplicates dropped). */
+    cl_uint num_devices;
+    cl_device_id *devices;
     char *source;                /**< CL_PROGRAM_SOURCE, NUL-terminated */
     size_t source_size;          /**< bytes, NUL included */
     pthread_mutex_t build_lock;  /**< guards builds */
-    struct refcl_build *builds;  /**< one per device of the context */
+    struct refcl_build *builds;  /**< one per device of the program */
+    /** Built-in kernels, in the order kernel_names gave them (owned);
+     *  NULL for a program from source. */
+    const struct refcl_builtin **kernels;
+    size_t kernel_count;
+    char *kernel_names;          /**< CL_PROGRAM_KERNEL_NAMES, owned */
+    /** Kernel objects made from the program and not yet destroyed:
+     *  "clBuildProgram and clCompileProgram return CL_INVALID_OPERATION if
+     *  there are kernel objects attached to a program object". */
+    atomic_uint kernels_attached;
 };
 REFCL_OBJECT_LAYOUT(struct _cl_program);
 
@@ -43,5 +58,26 @@ cl_int refcl_device_list_shape(cl_uint num_devices,
 cl_int refcl_device_list_members(const struct _cl_context *context,
                                  cl_uint num_devices,
                                  const cl_device_id *device_list);
+
+/** The index of @p device in @p program's devices, or -1. */
+long refcl_program_device_index(const struct _cl_program *program,
+                                const struct _cl_device_id *device);
+
+/** True for a program of built-in kernels: built from the start, with no
+ *  source to build. */
+static inline bool refcl_program_builtin(const struct _cl_program *program)
+{
+    return program->kernels != NULL;
+}
+
+/** True if @p program has an executable for @p device: a program of
+ *  built-in kernels for the device or one of its ancestors ("If a program
+ *  binary has not been built for a sub-device, the program binary
+ *  associated with the parent device will be used"). */
+bool refcl_program_runs_on(const struct _cl_program *program,
+                           const struct _cl_device_id *device);
+
+/** Releases one reference on @p program (kernels let go of theirs). */
+void refcl_program_release(struct _cl_program *program);
 
 #endif /* REFCL_PROGRAM_H */

@@ -145,7 +145,7 @@ static const struct query queries[] = {
     FIXED(CL_DEVICE_NUMERIC_VERSION, cl_version),
     VARIABLE_ARRAY(CL_DEVICE_EXTENSIONS_WITH_VERSION),
     ARRAY(CL_DEVICE_ILS_WITH_VERSION, 0),
-    ARRAY(CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 0),
+    ARRAY(CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 8 * sizeof(cl_name_version)),
     FIXED(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, cl_device_atomic_capabilities),
     FIXED(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, cl_device_atomic_capabilities),
     FIXED(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, cl_bool),
@@ -364,7 +364,7 @@ static void check_fixed_values(void)
         {CL_DEVICE_AVAILABLE, CL_TRUE},
         {CL_DEVICE_COMPILER_AVAILABLE, CL_FALSE},
         {CL_DEVICE_LINKER_AVAILABLE, CL_FALSE},
-        {CL_DEVICE_EXECUTION_CAPABILITIES, CL_EXEC_KERNEL},
+        {CL_DEVICE_EXECUTION_CAPABILITIES, CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL},
         {CL_DEVICE_QUEUE_PROPERTIES,
          CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE},
         {CL_DEVICE_QUEUE_ON_HOST_PROPERTIES,
@@ -401,7 +401,7 @@ static void check_fixed_values(void)
         {CL_DEVICE_ATOMIC_FENCE_CAPABILITIES,
          CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
              CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP},
-        {CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, CL_FALSE},
+        {CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, CL_TRUE},
         {CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, CL_FALSE},
         {CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_FALSE},
     };
@@ -452,7 +452,12 @@ static void check_fixed_strings(void)
                     "cl_khr_fp64 cl_refcl_device_cpuset cl_arm_import_memory "
                     "cl_arm_import_memory_host");
     CHECK_STR(string(CL_DEVICE_IL_VERSION, s), "");
-    CHECK_STR(string(CL_DEVICE_BUILT_IN_KERNELS, s), "");
+    /* docs/built-in-kernels.md, in the order of CL_DEVICE_BUILT_IN_KERNELS_
+     * WITH_VERSION (check_fixed_arrays). */
+    CHECK_STR(string(CL_DEVICE_BUILT_IN_KERNELS, s),
+              "refcl_fill_uchar;refcl_fill_ulong;refcl_iota_uint;"
+              "refcl_copy_uint;refcl_lookup_uchar;refcl_saxpy_float;"
+              "refcl_reduce_add_uint;refcl_cpu_id");
     CHECK_STR(string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED, s),
               "v0000-01-01-00");
 }
@@ -500,7 +505,17 @@ static void check_fixed_arrays(void)
     check_name_versions(CL_DEVICE_OPENCL_C_ALL_VERSIONS, c_versions, 4);
     check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 2);
     check_name_versions(CL_DEVICE_ILS_WITH_VERSION, NULL, 0);
-    check_name_versions(CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, NULL, 0);
+    const cl_name_version builtins[] = {
+        {CL_MAKE_VERSION(1, 0, 0), "refcl_fill_uchar"},
+        {CL_MAKE_VERSION(1, 0, 0), "refcl_fill_ulong"},
+        {CL_MAKE_VERSION(1, 0, 0), "refcl_iota_uint"},
+        {CL_MAKE_VERSION(1, 0, 0), "refcl_copy_uint"},
+        {CL_MAKE_VERSION(1, 0, 0), "refcl_lookup_uchar"},
+        {CL_MAKE_VERSION(1, 0, 0), "refcl_saxpy_float"},
+        {CL_MAKE_VERSION(1, 0, 0), "refcl_reduce_add_uint"},
+        {CL_MAKE_VERSION(1, 0, 0), "refcl_cpu_id"},
+    };
+    check_name_versions(CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, builtins, 8);
 
     size_t sizes[4] = {0, 0, 0, 12345};
     CHECK_EQ(array(CL_DEVICE_MAX_WORK_ITEM_SIZES, sizes, sizeof(sizes)),

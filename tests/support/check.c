@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -99,4 +100,23 @@ int test_thread_baseline(void)
     if (pthread_create(&thread, NULL, no_work, NULL) == 0)
         pthread_join(thread, NULL);
     return test_thread_count();
+}
+
+static void *try_bind(void *arg)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one);
+    *(int *)arg = sched_setaffinity(0, sizeof(one), &one) == 0;
+    return NULL;
+}
+
+int test_binding_allowed(void)
+{
+    int ok = 0;
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, try_bind, &ok) != 0)
+        return 0;
+    pthread_join(thread, NULL);
+    return ok;
 }

@@ -136,6 +136,10 @@ void CL_CALLBACK test_signal_complete(cl_event event, cl_int status,
 /** Waits for the next test_signal_complete, on any thread. */
 void test_signal_wait(void);
 
+/** True if this process may bind a thread to one CPU (containers and
+ *  schedulers may forbid it): tried on a thread of its own. */
+int test_binding_allowed(void);
+
 /** A handle refcl never handed out: points at zeroed memory. */
 void *test_zeroed_handle(void);
 

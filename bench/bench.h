@@ -1,0 +1,59 @@
+/*
+ * What refcl_bench's figures share (bench/refcl_bench.c), and the figures
+ * that need things made first: memory objects (bench/memory.c), work on
+ * the device (bench/work.c: native kernels, a saxpy through the ICD next
+ * to a plain C loop).
+ */
+#ifndef REFCL_BENCH_H
+#define REFCL_BENCH_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+/** What every loop runs against: the first platform, its first device and
+ *  a context on it. */
+struct bench {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_uint units; /* CL_DEVICE_MAX_COMPUTE_UNITS: EQUALLY 1 makes this many */
+};
+
+/** Makes @p n calls of the API function a figure measures; the first
+ *  error, else CL_SUCCESS. Must be safe to run from several threads. */
+typedef cl_int (*loop_fn)(const struct bench *b, long n);
+
+/** Not a CL error: the figure does not apply here (more compute units
+ *  than the device has); it prints nothing. */
+#define BENCH_NOT_HERE (-100001)
+
+/** A figure that needs things made first (a queue, buffers, threads). */
+struct work {
+    /** Makes them for @p units compute units (0: the whole device; for
+     *  the C loops, threads, -1 one per CPU). */
+    cl_int (*setup)(const struct bench *b, int units);
+    loop_fn loop;      /**< one call: one command, completed */
+    void (*teardown)(void);
+    int units;
+    /** Bytes one call moves: the figure is in GB/s; 0: ns per call. */
+    double bytes;
+};
+
+/** Elements of the saxpy figures: 64 Mi floats. */
+#define BENCH_SAXPY_N ((size_t)64 * 1024 * 1024)
+
+/* bench/memory.c */
+extern const struct work bench_buffer_create;
+extern const struct work bench_memcpy_64m;
+extern const struct work bench_copy_buffer_64m;
+extern const struct work bench_map_unmap_64m;
+extern const struct work bench_write_buffer_4b;
+
+/* bench/work.c */
+extern const struct work bench_native_latency;
+extern const struct work bench_saxpy_device;
+extern const struct work bench_saxpy_c1;
+extern const struct work bench_saxpy_c_all;
+extern const struct work bench_saxpy_units[7]; /* 1, 2, 4, ... 64 units */
+
+#endif /* REFCL_BENCH_H */

@@ -1,0 +1,301 @@
+/*
+ * refcl_bench's figures of work on the device (bench/README.md):
+ * an empty native kernel from enqueue to completion, and a saxpy over
+ * 64 Mi floats — through the ICD (refcl's built-in refcl_saxpy_float, or
+ * the same kernel built from OpenCL C where the ICD has a compiler), on the
+ * whole device and on sub-devices of 1, 2, 4, ... compute units — next to
+ * the same loop in plain C on one thread and on one thread per CPU.
+ *
+ * Built with -O3 like refcl's built-in kernels, so that the C loop and the
+ * built-in kernel are the same code compiled the same way.
+ */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+/* ---- native kernels ------------------------------------------------------ */
+
+static cl_command_queue native_queue;
+
+static void CL_CALLBACK nothing(void *args)
+{
+    (void)args;
+}
+
+static cl_int native_setup(const struct bench *b, int units)
+{
+    (void)units;
+    cl_device_exec_capabilities caps = 0;
+    cl_int err = clGetDeviceInfo(b->device, CL_DEVICE_EXECUTION_CAPABILITIES,
+                                 sizeof(caps), &caps, NULL);
+    if (err == CL_SUCCESS && !(caps & CL_EXEC_NATIVE_KERNEL))
+        err = CL_INVALID_OPERATION;
+    if (err == CL_SUCCESS)
+        native_queue = clCreateCommandQueueWithProperties(
+            b->context, b->device, NULL, &err);
+    return err;
+}
+
+/* Enqueue to completion: the command, then clFinish. */
+static cl_int native_loop(const struct bench *b, long n)
+{
+    (void)b;
+    for (long i = 0; i < n; i++) {
+        cl_int err = clEnqueueNativeKernel(native_queue, nothing, NULL, 0, 0,
+                                           NULL, NULL, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clFinish(native_queue);
+        if (err != CL_SUCCESS)
+            return err;
+    }
+    return CL_SUCCESS;
+}
+
+static void native_teardown(void)
+{
+    if (native_queue)
+        clReleaseCommandQueue(native_queue);
+    native_queue = NULL;
+}
+
+const struct work bench_native_latency = {native_setup, native_loop,
+                                          native_teardown, 0, 0};
+
+/* ---- saxpy through the ICD --------------------------------------------- */
+
+#define SAXPY_BYTES (3.0 * sizeof(float) * BENCH_SAXPY_N)
+
+static const char saxpy_source[] =
+    "kernel void saxpy(float a, global const float *x, global float *y)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    y[i] = a * x[i] + y[i];\n"
+    "}\n";
+
+static struct {
+    cl_device_id sub;        /* the sub-device, or NULL */
+    cl_context context;
+    cl_command_queue queue;
+    cl_program program;
+    cl_kernel kernel;
+    cl_mem x, y;
+} sx;
+
+static bool lists_builtin(cl_device_id device, const char *name)
+{
+    char names[4096] = "";
+    clGetDeviceInfo(device, CL_DEVICE_BUILT_IN_KERNELS, sizeof(names), names,
+                    NULL);
+    for (char *item = strtok(names, ";"); item; item = strtok(NULL, ";"))
+        if (strcmp(item, name) == 0)
+            return true;
+    return false;
+}
+
+/* refcl's built-in saxpy, else the same kernel from OpenCL C. */
+static cl_int saxpy_kernel(cl_device_id device)
+{
+    cl_int err;
+    const char *name = "saxpy", *source = saxpy_source;
+    if (lists_builtin(device, "refcl_saxpy_float")) {
+        name = "refcl_saxpy_float";
+        sx.program = clCreateProgramWithBuiltInKernels(sx.context, 1, &device,
+                                                       name, &err);
+    } else {
+        sx.program =
+            clCreateProgramWithSource(sx.context, 1, &source, NULL, &err);
+        if (err == CL_SUCCESS)
+            err = clBuildProgram(sx.program, 1, &device, "", NULL, NULL);
+    }
+    if (err == CL_SUCCESS)
+        sx.kernel = clCreateKernel(sx.program, name, &err);
+    return err;
+}
+
+/* The whole device, or a sub-device of @p units compute units. */
+static cl_int saxpy_device(const struct bench *b, int units,
+                           cl_device_id *device)
+{
+    *device = b->device;
+    if (units == 0 || (cl_uint)units == b->units)
+        return CL_SUCCESS;
+    if ((cl_uint)units > b->units)
+        return BENCH_NOT_HERE;
+    const cl_device_partition_property counts[] = {
+        CL_DEVICE_PARTITION_BY_COUNTS, units,
+        CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+    cl_int err = clCreateSubDevices(b->device, counts, 1, &sx.sub, NULL);
+    *device = sx.sub;
+    return err;
+}
+
+static cl_int saxpy_setup(const struct bench *b, int units)
+{
+    cl_device_id device;
+    cl_int err = saxpy_device(b, units, &device);
+    if (err == CL_SUCCESS)
+        sx.context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    if (err == CL_SUCCESS)
+        sx.queue = clCreateCommandQueueWithProperties(sx.context, device,
+                                                      NULL, &err);
+    if (err == CL_SUCCESS)
+        err = saxpy_kernel(device);
+    size_t bytes = BENCH_SAXPY_N * sizeof(float);
+    if (err == CL_SUCCESS)
+        sx.x = clCreateBuffer(sx.context, CL_MEM_READ_ONLY, bytes, NULL, &err);
+    if (err == CL_SUCCESS)
+        sx.y = clCreateBuffer(sx.context, CL_MEM_READ_WRITE, bytes, NULL,
+                              &err);
+    /* Written once, so that the timed runs touch memory that is there. */
+    const float one = 1.0f, two = 2.0f, a = 0.5f;
+    if (err == CL_SUCCESS)
+        err = clEnqueueFillBuffer(sx.queue, sx.x, &one, sizeof(one), 0, bytes,
+                                  0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueFillBuffer(sx.queue, sx.y, &two, sizeof(two), 0, bytes,
+                                  0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(sx.queue);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(sx.kernel, 0, sizeof(a), &a);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(sx.kernel, 1, sizeof(cl_mem), &sx.x);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(sx.kernel, 2, sizeof(cl_mem), &sx.y);
+    return err;
+}
+
+/* One saxpy over the 64 Mi floats, completed; the ICD picks the local
+ * size. */
+static cl_int saxpy_loop(const struct bench *b, long n)
+{
+    (void)b;
+    const size_t global = BENCH_SAXPY_N;
+    for (long i = 0; i < n; i++) {
+        cl_int err = clEnqueueNDRangeKernel(sx.queue, sx.kernel, 1, NULL,
+                                            &global, NULL, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clFinish(sx.queue);
+        if (err != CL_SUCCESS)
+            return err;
+    }
+    return CL_SUCCESS;
+}
+
+static void saxpy_teardown(void)
+{
+    if (sx.x)
+        clReleaseMemObject(sx.x);
+    if (sx.y)
+        clReleaseMemObject(sx.y);
+    if (sx.kernel)
+        clReleaseKernel(sx.kernel);
+    if (sx.program)
+        clReleaseProgram(sx.program);
+    if (sx.queue)
+        clReleaseCommandQueue(sx.queue);
+    if (sx.context)
+        clReleaseContext(sx.context);
+    if (sx.sub)
+        clReleaseDevice(sx.sub);
+    memset(&sx, 0, sizeof(sx));
+}
+
+const struct work bench_saxpy_device = {saxpy_setup, saxpy_loop,
+                                        saxpy_teardown, 0, SAXPY_BYTES};
+
+#define SAXPY_UNITS(n) {saxpy_setup, saxpy_loop, saxpy_teardown, n, SAXPY_BYTES}
+const struct work bench_saxpy_units[7] = {
+    SAXPY_UNITS(1),  SAXPY_UNITS(2),  SAXPY_UNITS(4),  SAXPY_UNITS(8),
+    SAXPY_UNITS(16), SAXPY_UNITS(32), SAXPY_UNITS(64),
+};
+
+/* ---- saxpy in plain C ---------------------------------------------------- */
+
+static struct {
+    float *x, *y;
+    int threads;
+} c;
+
+/* The loop refcl_saxpy_float runs (kernel/builtin.c). */
+static void saxpy_c(float a, const float *restrict x, float *restrict y,
+                    size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        y[i] = a * x[i] + y[i];
+}
+
+struct slice {
+    size_t first, count;
+};
+
+static void *slice_main(void *arg)
+{
+    const struct slice *s = arg;
+    saxpy_c(0.5f, c.x + s->first, c.y + s->first, s->count);
+    return NULL;
+}
+
+static cl_int c_setup(const struct bench *b, int units)
+{
+    (void)b;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    c.threads = units > 0 ? units : (cpus > 0 ? (int)cpus : 1);
+    c.x = aligned_alloc(128, BENCH_SAXPY_N * sizeof(float));
+    c.y = aligned_alloc(128, BENCH_SAXPY_N * sizeof(float));
+    if (!c.x || !c.y)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (size_t i = 0; i < BENCH_SAXPY_N; i++) {
+        c.x[i] = 1.0f;
+        c.y[i] = 2.0f;
+    }
+    return CL_SUCCESS;
+}
+
+/* One saxpy, cut in one slice per thread (threads started for it, as
+ * refcl's team is not: the start costs little next to 64 Mi floats). */
+static cl_int c_loop(const struct bench *b, long n)
+{
+    (void)b;
+    pthread_t threads[256];
+    struct slice slices[256];
+    int count = c.threads < 256 ? c.threads : 256;
+    for (long i = 0; i < n; i++) {
+        size_t per = BENCH_SAXPY_N / (size_t)count;
+        for (int t = 0; t < count; t++) {
+            slices[t].first = (size_t)t * per;
+            slices[t].count = t == count - 1 ? BENCH_SAXPY_N - slices[t].first
+                                             : per;
+        }
+        if (count == 1) {
+            slice_main(&slices[0]);
+            continue;
+        }
+        int started = 0;
+        while (started < count &&
+               pthread_create(&threads[started], NULL, slice_main,
+                              &slices[started]) == 0)
+            started++;
+        for (int t = 0; t < started; t++)
+            pthread_join(threads[t], NULL);
+        if (started < count)
+            return CL_OUT_OF_RESOURCES;
+    }
+    return CL_SUCCESS;
+}
+
+static void c_teardown(void)
+{
+    free(c.x);
+    free(c.y);
+    memset(&c, 0, sizeof(c));
+}
+
+const struct work bench_saxpy_c1 = {c_setup, c_loop, c_teardown, 1,
+                                    SAXPY_BYTES};
+const struct work bench_saxpy_c_all = {c_setup, c_loop, c_teardown, -1,
+                                       SAXPY_BYTES};

@@ -1,0 +1,209 @@
+/*
+ * refcl's kernels. refcl has no compiler: every kernel is one of the
+ * built-in kernels of kernel/builtin.c, written in C against the
+ * descriptions below, and run over an ND-range by kernel/ndrange.c.
+ * docs/built-in-kernels.md documents each one.
+ */
+#ifndef REFCL_KERNEL_H
+#define REFCL_KERNEL_H
+
+#include <stdbool.h>
+
+#include "refcl/memory.h"
+#include "refcl/object.h"
+
+/** The most arguments a built-in kernel takes. */
+#define REFCL_KERNEL_MAX_ARGS 4
+
+/** What kind of value an argument takes. */
+enum refcl_arg_kind {
+    REFCL_ARG_SCALAR,   /**< by value: `size` bytes */
+    REFCL_ARG_GLOBAL,   /**< __global pointer: a buffer or an SVM pointer */
+    REFCL_ARG_CONSTANT, /**< __constant pointer: likewise, read only */
+    REFCL_ARG_LOCAL,    /**< __local pointer: only its size is given */
+};
+
+/**
+ * How many elements of a pointer argument one ND-range reaches: what
+ * clEnqueueNDRangeKernel checks against the buffer (or SVM allocation) the
+ * argument points to, so that no work-item reads or writes outside it.
+ */
+enum refcl_arg_extent {
+    REFCL_EXTENT_NONE,        /**< a scalar */
+    REFCL_EXTENT_ITEMS,       /**< one per work-item index (refcl_ndrange) */
+    REFCL_EXTENT_GROUPS,      /**< one per work-group */
+    REFCL_EXTENT_TABLE,       /**< `table` elements, whatever the range */
+    REFCL_EXTENT_GROUP_ITEMS, /**< __local: one per work-item of a group */
+};
+
+/** One argument of a built-in kernel, as clGetKernelArgInfo reports it. */
+struct refcl_builtin_arg {
+    const char *name;                       /**< CL_KERNEL_ARG_NAME */
+    const char *type_name;                  /**< CL_KERNEL_ARG_TYPE_NAME */
+    enum refcl_arg_kind kind;
+    cl_kernel_arg_type_qualifier qualifier; /**< CL_KERNEL_ARG_TYPE_QUALIFIER */
+    size_t size;         /**< a scalar's size; a pointer's element size */
+    enum refcl_arg_extent extent;
+    size_t table;        /**< REFCL_EXTENT_TABLE: elements */
+};
+
+/** An argument's value as the kernel's code sees it. */
+union refcl_arg_value {
+    void *ptr;          /**< pointers: host address (NULL if set NULL) */
+    cl_uchar u8;
+    cl_uint u32;
+    cl_ulong u64;
+    cl_float f32;
+    unsigned char bytes[8];
+};
+
+/**
+ * An ND-range as the kernels see it. Elements are addressed in row-major
+ * order over the extent offset + size of each dimension: the work-item
+ * with global id (x, y, z) has the element index
+ * x + e0 * (y + e1 * z), where ei = offset[i] + global[i]. In one
+ * dimension that is get_global_id(0).
+ */
+struct refcl_ndrange {
+    cl_uint dims;
+    size_t offset[3];
+    size_t global[3];
+    size_t local[3];   /**< the work-group size (the last may be smaller) */
+    size_t groups[3];  /**< work-groups in each dimension */
+    size_t extent[3];  /**< offset + global */
+};
+
+/** One work-group of an ND-range, for kernels that work by group. */
+struct refcl_group {
+    const struct refcl_ndrange *range;
+    size_t id;          /**< linear group id: g0 + n0 * (g1 + n1 * g2) */
+    size_t origin[3];   /**< global id of its first work-item */
+    size_t size[3];     /**< its work-items in each dimension */
+};
+
+/** A built-in kernel. */
+struct refcl_builtin {
+    const char *name;
+    cl_uint num_args;
+    const struct refcl_builtin_arg *args;
+    /** An element-wise kernel, run over rows of elements regardless of
+     *  work-groups (no barrier, no local memory: the grouping cannot be
+     *  seen): elements [first, first + count) of one row. */
+    void (*items)(const union refcl_arg_value *args, size_t first,
+                  size_t count);
+    /** A kernel with work-group semantics (NULL for element-wise ones):
+     *  runs one whole work-group, __local arguments pointing to memory of
+     *  its own. */
+    void (*group)(const union refcl_arg_value *args,
+                  const struct refcl_group *group);
+};
+
+/** The built-in kernels, in the order CL_DEVICE_BUILT_IN_KERNELS lists
+ *  them. */
+extern const struct refcl_builtin *const refcl_builtins[];
+extern const size_t refcl_builtin_count;
+
+/** The built-in kernel called @p name (@p length characters), or NULL. */
+const struct refcl_builtin *refcl_builtin_find(const char *name,
+                                               size_t length);
+
+/** CL_DEVICE_BUILT_IN_KERNELS: the names, separated by ';'. */
+const char *refcl_builtin_names(void);
+
+/** CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION; @p count gets the entries. */
+const cl_name_version *refcl_builtin_versions(size_t *count);
+
+/** An argument's value as clSetKernelArg* left it. */
+struct refcl_kernel_arg {
+    bool set;
+    bool svm;               /**< set by clSetKernelArgSVMPointer */
+    struct _cl_mem *mem;    /**< a buffer, not retained (the spec forbids
+                                 it), or NULL */
+    size_t local_size;      /**< __local: bytes */
+    union refcl_arg_value value; /**< scalars; SVM pointers */
+};
+
+struct _cl_kernel {
+    struct refcl_object obj;         /**< obj.parent: the program */
+    struct _cl_program *program;     /**< retained */
+    struct _cl_context *context;     /**< the program's */
+    const struct refcl_builtin *builtin;
+    struct refcl_kernel_arg args[REFCL_KERNEL_MAX_ARGS];
+    /** CL_KERNEL_EXEC_INFO_SVM_PTRS: owned copy, or NULL. */
+    void **svm_ptrs;
+    size_t svm_ptr_count;
+    cl_bool svm_fine_grain_system;   /**< CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM */
+};
+REFCL_OBJECT_LAYOUT(struct _cl_kernel);
+
+/**
+ * Creates a kernel of @p program running @p builtin, holding the program.
+ * @return the kernel with refcount 1, or NULL when out of memory.
+ */
+struct _cl_kernel *refcl_kernel_create(struct _cl_program *program,
+                                       const struct refcl_builtin *builtin);
+
+/** Releases one reference on @p kernel (a command lets go of its). */
+void refcl_kernel_release(struct _cl_kernel *kernel);
+
+/** The most work-items a work-group of a built-in kernel may have:
+ *  CL_KERNEL_WORK_GROUP_SIZE, CL_DEVICE_MAX_WORK_GROUP_SIZE, and each of
+ *  CL_DEVICE_MAX_WORK_ITEM_SIZES (a whole group may lie along any axis).
+ *  Work-groups share host threads, so the bound is not the machine's:
+ *  it keeps a reduction's local memory within a core's cache. */
+#define REFCL_MAX_WORK_GROUP_SIZE 4096u
+
+/** CL_DEVICE_EXECUTION_CAPABILITIES of every refcl device: built-in
+ *  kernels, and native kernels (clEnqueueNativeKernel). */
+#define REFCL_EXEC_CAPABILITIES (CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL)
+
+/** CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: the spec's minimum, 64 KiB. */
+#define REFCL_MAX_CONSTANT_BUFFER_SIZE (64u * 1024u)
+
+/** CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (long16, refcl/memory.h); also
+ *  how refcl aligns each __local argument. */
+#define REFCL_BASE_ADDR_ALIGN REFCL_MEM_BASE_ALIGN
+
+/** The most bytes of __local memory a work-group may use:
+ *  CL_DEVICE_LOCAL_MEM_SIZE. */
+cl_ulong refcl_local_mem_size(void);
+
+/* What kernels need of memory objects (kernel/memory.c). */
+
+/** CL_SUCCESS if @p mem is a live buffer of @p context; else
+ *  CL_INVALID_MEM_OBJECT (a buffer of another context included). */
+cl_int refcl_kernel_buffer_check(const struct _cl_context *context,
+                                 const struct _cl_mem *mem);
+
+/** Bytes of the buffer @p mem (checked). */
+size_t refcl_kernel_buffer_size(const struct _cl_mem *mem);
+
+/** Host address of the first byte of the buffer @p mem (checked); its
+ *  storage is allocated by the first call (refcl_mem_address), NULL when
+ *  that fails. */
+void *refcl_kernel_buffer_address(struct _cl_mem *mem);
+
+/** True if @p mem (checked) is a sub-buffer whose origin is not a
+ *  multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN. */
+bool refcl_kernel_buffer_misaligned(const struct _cl_mem *mem);
+
+/** True if the bytes of @p mem (checked) may not be written (an import of
+ *  read-only memory). */
+bool refcl_kernel_buffer_read_only(const struct _cl_mem *mem);
+
+/** Keeps @p mem (checked) alive for a command; refcl_kernel_buffer_put
+ *  lets go again. */
+void refcl_kernel_buffer_hold(struct _cl_mem *mem);
+void refcl_kernel_buffer_put(struct _cl_mem *mem);
+
+/** True if a device of @p context supports SVM. */
+bool refcl_kernel_svm_supported(const struct _cl_context *context);
+
+/** Bytes from @p ptr to the end of the SVM allocation of @p context that
+ *  holds it; with fine-grain system SVM, a pointer in no allocation
+ *  reaches to the end of the address space (the application answers for
+ *  it). */
+size_t refcl_kernel_svm_room(const struct _cl_context *context,
+                             const void *ptr);
+
+#endif /* REFCL_KERNEL_H */

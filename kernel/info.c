@@ -1,0 +1,231 @@
+/*
+ * Kernel queries: clGetKernelInfo, clGetKernelArgInfo (built-in kernels
+ * know their arguments' names, types and qualifiers),
+ * clGetKernelWorkGroupInfo and clGetKernelSubGroupInfo[KHR] (refcl's
+ * devices have no sub-groups).
+ */
+#include <stdint.h>
+
+#include "refcl/api.h"
+#include "refcl/context.h"
+#include "refcl/info.h"
+#include "refcl/kernel.h"
+#include "refcl/program.h"
+
+cl_int CL_API_CALL refcl_clGetKernelInfo(cl_kernel kernel,
+                                         cl_kernel_info param_name,
+                                         size_t param_value_size,
+                                         void *param_value,
+                                         size_t *param_value_size_ret)
+{
+    /* CL_INVALID_KERNEL "if kernel is a not a valid kernel object". */
+    if (!refcl_object_valid(kernel, REFCL_KERNEL))
+        return CL_INVALID_KERNEL;
+    const void *value;
+    size_t size;
+    cl_uint count;
+    switch (param_name) {
+    case CL_KERNEL_FUNCTION_NAME:
+        return refcl_info_string(kernel->builtin->name, param_value_size,
+                                 param_value, param_value_size_ret);
+    case CL_KERNEL_ATTRIBUTES:
+        /* "For kernels not created from OpenCL C source and the
+         * clCreateProgramWithSource API call the string returned from this
+         * query will be empty." */
+        return refcl_info_string("", param_value_size, param_value,
+                                 param_value_size_ret);
+    case CL_KERNEL_NUM_ARGS:
+        value = &kernel->builtin->num_args;
+        size = sizeof(cl_uint);
+        break;
+    case CL_KERNEL_REFERENCE_COUNT:
+        count = refcl_object_refcount(&kernel->obj);
+        value = &count;
+        size = sizeof(count);
+        break;
+    case CL_KERNEL_CONTEXT:
+        value = &kernel->context;
+        size = sizeof(cl_context);
+        break;
+    case CL_KERNEL_PROGRAM:
+        value = &kernel->program;
+        size = sizeof(cl_program);
+        break;
+    default:
+        /* CL_INVALID_VALUE "if param_name is not one of the supported
+         * values". */
+        return CL_INVALID_VALUE;
+    }
+    return refcl_info_return(value, size, param_value_size, param_value,
+                             param_value_size_ret);
+}
+
+static cl_kernel_arg_address_qualifier
+address_qualifier(enum refcl_arg_kind kind)
+{
+    switch (kind) {
+    case REFCL_ARG_GLOBAL:
+        return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    case REFCL_ARG_CONSTANT:
+        return CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    case REFCL_ARG_LOCAL:
+        return CL_KERNEL_ARG_ADDRESS_LOCAL;
+    default:
+        /* "If no address qualifier is specified, the default address
+         * qualifier which is CL_KERNEL_ARG_ADDRESS_PRIVATE is returned." */
+        return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+    }
+}
+
+/* Kernel argument information is promised only for programs built from
+ * source with -cl-kernel-arg-info; a built-in kernel's arguments are known
+ * from the start, so refcl answers for every kernel. */
+cl_int CL_API_CALL refcl_clGetKernelArgInfo(
+    cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    if (!refcl_object_valid(kernel, REFCL_KERNEL))
+        return CL_INVALID_KERNEL;
+    /* CL_INVALID_ARG_INDEX "if arg_index is not a valid argument index". */
+    if (arg_index >= kernel->builtin->num_args)
+        return CL_INVALID_ARG_INDEX;
+    const struct refcl_builtin_arg *arg = &kernel->builtin->args[arg_index];
+    cl_kernel_arg_address_qualifier address;
+    /* "If argument is not an image type and is not declared with the pipe
+     * qualifier, CL_KERNEL_ARG_ACCESS_NONE is returned." */
+    const cl_kernel_arg_access_qualifier access = CL_KERNEL_ARG_ACCESS_NONE;
+    switch (param_name) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+        address = address_qualifier(arg->kind);
+        return refcl_info_return(&address, sizeof(address), param_value_size,
+                                 param_value, param_value_size_ret);
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+        return refcl_info_return(&access, sizeof(access), param_value_size,
+                                 param_value, param_value_size_ret);
+    case CL_KERNEL_ARG_TYPE_NAME:
+        return refcl_info_string(arg->type_name, param_value_size,
+                                 param_value, param_value_size_ret);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER:
+        return refcl_info_return(&arg->qualifier, sizeof(arg->qualifier),
+                                 param_value_size, param_value,
+                                 param_value_size_ret);
+    case CL_KERNEL_ARG_NAME:
+        return refcl_info_string(arg->name, param_value_size, param_value,
+                                 param_value_size_ret);
+    default:
+        return CL_INVALID_VALUE;
+    }
+}
+
+/* CL_INVALID_DEVICE "if device is not in the list of devices associated
+ * with kernel or if device is NULL but there is more than one device
+ * associated with kernel": "The list of devices is the list of devices in
+ * the OpenCL context that is associated with kernel." */
+static cl_int kernel_device_check(const struct _cl_kernel *kernel,
+                                  cl_device_id device)
+{
+    const struct _cl_context *context = kernel->context;
+    if (!device)
+        return context->num_devices == 1 ? CL_SUCCESS : CL_INVALID_DEVICE;
+    if (!refcl_object_valid(device, REFCL_DEVICE) ||
+        !refcl_context_has_device(context, device))
+        return CL_INVALID_DEVICE;
+    return CL_SUCCESS;
+}
+
+/* CL_KERNEL_LOCAL_MEM_SIZE: the __local arguments' sizes ("If the local
+ * memory size, for any pointer argument to the kernel declared with the
+ * __local address qualifier, is not specified, its size is assumed to be
+ * 0"); built-in kernels declare no __local variable of their own. */
+static cl_ulong local_mem_used(const struct _cl_kernel *kernel)
+{
+    cl_ulong bytes = 0;
+    for (cl_uint i = 0; i < kernel->builtin->num_args; i++)
+        bytes += kernel->args[i].local_size;
+    return bytes;
+}
+
+cl_int CL_API_CALL refcl_clGetKernelWorkGroupInfo(
+    cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    /* CL_KERNEL_GLOBAL_WORK_SIZE: "the maximum global size that can be used
+     * to execute a built-in kernel": any size_t (the enqueue checks that
+     * offset + size fits and that the arguments hold the elements). */
+    static const size_t global_max[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
+    /* "If the work-group size is not specified in the kernel source or IL,
+     * (0, 0, 0) is returned." */
+    static const size_t compile_size[3] = {0, 0, 0};
+    if (!refcl_object_valid(kernel, REFCL_KERNEL))
+        return CL_INVALID_KERNEL;
+    cl_int status = kernel_device_check(kernel, device);
+    if (status != CL_SUCCESS)
+        return status;
+    size_t size_value;
+    cl_ulong bytes;
+    switch (param_name) {
+    case CL_KERNEL_GLOBAL_WORK_SIZE:
+        return refcl_info_return(global_max, sizeof(global_max),
+                                 param_value_size, param_value,
+                                 param_value_size_ret);
+    case CL_KERNEL_WORK_GROUP_SIZE:
+        size_value = REFCL_MAX_WORK_GROUP_SIZE;
+        break;
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+        return refcl_info_return(compile_size, sizeof(compile_size),
+                                 param_value_size, param_value,
+                                 param_value_size_ret);
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+        /* Element-wise kernels run the range as rows of elements, whatever
+         * the grouping, and a work-group kernel's loops have no lanes to
+         * fill: no work-group size runs faster than another. */
+        size_value = 1;
+        break;
+    case CL_KERNEL_LOCAL_MEM_SIZE:
+        bytes = local_mem_used(kernel);
+        return refcl_info_return(&bytes, sizeof(bytes), param_value_size,
+                                 param_value, param_value_size_ret);
+    case CL_KERNEL_PRIVATE_MEM_SIZE:
+        /* Built-in kernels keep nothing per work-item in memory. */
+        bytes = 0;
+        return refcl_info_return(&bytes, sizeof(bytes), param_value_size,
+                                 param_value, param_value_size_ret);
+    default:
+        return CL_INVALID_VALUE;
+    }
+    return refcl_info_return(&size_value, sizeof(size_value),
+                             param_value_size, param_value,
+                             param_value_size_ret);
+}
+
+/* Sub-groups are optional in OpenCL 3.0 and refcl's devices have none
+ * (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0): after the kernel and the device,
+ * CL_INVALID_OPERATION "if device does not support sub-groups". */
+cl_int CL_API_CALL refcl_clGetKernelSubGroupInfo(
+    cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+    size_t input_value_size, const void *input_value, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret)
+{
+    (void)param_name;
+    (void)input_value_size;
+    (void)input_value;
+    (void)param_value_size;
+    (void)param_value;
+    (void)param_value_size_ret;
+    if (!refcl_object_valid(kernel, REFCL_KERNEL))
+        return CL_INVALID_KERNEL;
+    cl_int status = kernel_device_check(kernel, device);
+    return status != CL_SUCCESS ? status : CL_INVALID_OPERATION;
+}
+
+/* cl_khr_subgroups' name for the same query; refcl does not list the
+ * extension, but the dispatch slot must answer. */
+cl_int CL_API_CALL refcl_clGetKernelSubGroupInfoKHR(
+    cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+    size_t input_value_size, const void *input_value, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret)
+{
+    return refcl_clGetKernelSubGroupInfo(
+        kernel, device, param_name, input_value_size, input_value,
+        param_value_size, param_value, param_value_size_ret);
+}

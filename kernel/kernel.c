@@ -1,0 +1,350 @@
+/*
+ * Kernel objects: clCreateKernel, clCreateKernelsInProgram, clCloneKernel,
+ * retain/release, and their argument values (clSetKernelArg,
+ * clSetKernelArgSVMPointer, clSetKernelExecInfo). Only programs of
+ * built-in kernels have an executable; a program from source is never
+ * built. Queries are in kernel/info.c, execution in kernel/ndrange.c.
+ *
+ * A kernel holds its program (and so its context); it does not hold the
+ * memory objects set as its arguments ("Implementations shall not allow
+ * cl_kernel objects to hold reference counts to cl_kernel arguments"):
+ * an enqueue checks that each is still alive and holds it for the command.
+ * The spec makes the calls that change a kernel unsafe to make from two
+ * threads at once for one kernel; refcl takes no lock for them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "refcl/api.h"
+#include "refcl/kernel.h"
+#include "refcl/program.h"
+
+struct _cl_kernel *refcl_kernel_create(struct _cl_program *program,
+                                       const struct refcl_builtin *builtin)
+{
+    struct _cl_kernel *kernel = refcl_object_alloc(
+        REFCL_KERNEL, &program->obj, program->obj.platform, NULL);
+    if (!kernel)
+        return NULL;
+    refcl_object_retain(&program->obj);
+    atomic_fetch_add(&program->kernels_attached, 1);
+    kernel->program = program;
+    kernel->context = program->context;
+    kernel->builtin = builtin;
+    /* "If clSetKernelExecInfo has not been called with a value for
+     * CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, the default value is
+     * CL_TRUE." */
+    kernel->svm_fine_grain_system = CL_TRUE;
+    return kernel;
+}
+
+static void kernel_destroy(struct refcl_object *obj)
+{
+    struct _cl_kernel *kernel = (struct _cl_kernel *)obj;
+    struct _cl_program *program = kernel->program;
+    free(kernel->svm_ptrs);
+    refcl_object_free(&kernel->obj);
+    atomic_fetch_sub(&program->kernels_attached, 1);
+    refcl_program_release(program);
+}
+
+void refcl_kernel_release(struct _cl_kernel *kernel)
+{
+    if (refcl_object_release(&kernel->obj))
+        kernel_destroy(&kernel->obj);
+}
+
+/* The kernel named @p name in @p program, or NULL. */
+static const struct refcl_builtin *
+program_kernel(const struct _cl_program *program, const char *name)
+{
+    for (size_t i = 0; i < program->kernel_count; i++)
+        if (strcmp(program->kernels[i]->name, name) == 0)
+            return program->kernels[i];
+    return NULL;
+}
+
+cl_kernel CL_API_CALL refcl_clCreateKernel(cl_program program,
+                                           const char *kernel_name,
+                                           cl_int *errcode_ret)
+{
+    /* CL_INVALID_PROGRAM "if program is not a valid program object". */
+    if (!refcl_object_valid(program, REFCL_PROGRAM))
+        return refcl_errcode(NULL, CL_INVALID_PROGRAM, errcode_ret);
+    /* CL_INVALID_VALUE "if kernel_name is NULL". */
+    if (!kernel_name)
+        return refcl_errcode(NULL, CL_INVALID_VALUE, errcode_ret);
+    /* CL_INVALID_PROGRAM_EXECUTABLE "if there is no successfully built
+     * executable for program": only built-in kernels are built. */
+    if (!refcl_program_builtin(program))
+        return refcl_errcode(NULL, CL_INVALID_PROGRAM_EXECUTABLE,
+                             errcode_ret);
+    /* CL_INVALID_KERNEL_NAME "if kernel_name is not found in program". */
+    const struct refcl_builtin *builtin = program_kernel(program, kernel_name);
+    if (!builtin)
+        return refcl_errcode(NULL, CL_INVALID_KERNEL_NAME, errcode_ret);
+    struct _cl_kernel *kernel = refcl_kernel_create(program, builtin);
+    return refcl_errcode(kernel, kernel ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY,
+                         errcode_ret);
+}
+
+cl_int CL_API_CALL refcl_clCreateKernelsInProgram(cl_program program,
+                                                  cl_uint num_kernels,
+                                                  cl_kernel *kernels,
+                                                  cl_uint *num_kernels_ret)
+{
+    if (!refcl_object_valid(program, REFCL_PROGRAM))
+        return CL_INVALID_PROGRAM;
+    /* CL_INVALID_PROGRAM_EXECUTABLE "if there is no successfully built
+     * executable for any device in program". */
+    if (!refcl_program_builtin(program))
+        return CL_INVALID_PROGRAM_EXECUTABLE;
+    cl_uint count = (cl_uint)program->kernel_count;
+    /* CL_INVALID_VALUE "if kernels is not NULL and num_kernels is less
+     * than the number of kernels in program". */
+    if (kernels && num_kernels < count)
+        return CL_INVALID_VALUE;
+    for (cl_uint i = 0; kernels && i < count; i++) {
+        kernels[i] = refcl_kernel_create(program, program->kernels[i]);
+        if (!kernels[i]) {
+            while (i--)
+                refcl_handle_release(kernels[i], REFCL_KERNEL,
+                                     kernel_destroy);
+            return CL_OUT_OF_HOST_MEMORY;
+        }
+    }
+    if (num_kernels_ret)
+        *num_kernels_ret = count;
+    return CL_SUCCESS;
+}
+
+/* CL_INVALID_KERNEL "if kernel is not a valid kernel object". */
+cl_int CL_API_CALL refcl_clRetainKernel(cl_kernel kernel)
+{
+    return refcl_handle_retain(kernel, REFCL_KERNEL);
+}
+
+/* "The kernel object is deleted once the number of instances that are
+ * retained to kernel become zero and the kernel object is no longer needed
+ * by any enqueued commands that use kernel": each command holds a
+ * reference while it is pending. */
+cl_int CL_API_CALL refcl_clReleaseKernel(cl_kernel kernel)
+{
+    return refcl_handle_release(kernel, REFCL_KERNEL, kernel_destroy);
+}
+
+/* "a shallow copy of the kernel object, its arguments and any information
+ * passed to the kernel object using clSetKernelExecInfo", with "the
+ * reference count ... set as if it had been returned by clCreateKernel". */
+cl_kernel CL_API_CALL refcl_clCloneKernel(cl_kernel source_kernel,
+                                          cl_int *errcode_ret)
+{
+    if (!refcl_object_valid(source_kernel, REFCL_KERNEL))
+        return refcl_errcode(NULL, CL_INVALID_KERNEL, errcode_ret);
+    size_t ptrs_size = source_kernel->svm_ptr_count * sizeof(void *);
+    void **ptrs = ptrs_size ? malloc(ptrs_size) : NULL;
+    struct _cl_kernel *clone =
+        !ptrs_size || ptrs ? refcl_kernel_create(source_kernel->program,
+                                                 source_kernel->builtin)
+                           : NULL;
+    if (!clone) {
+        free(ptrs);
+        return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+    }
+    memcpy(clone->args, source_kernel->args, sizeof(clone->args));
+    if (ptrs_size)
+        memcpy(ptrs, source_kernel->svm_ptrs, ptrs_size);
+    clone->svm_ptrs = ptrs;
+    clone->svm_ptr_count = source_kernel->svm_ptr_count;
+    clone->svm_fine_grain_system = source_kernel->svm_fine_grain_system;
+    return refcl_errcode(clone, CL_SUCCESS, errcode_ret);
+}
+
+/* ---- argument values -------------------------------------------------- */
+
+/* A __local argument: "arg_value must be NULL, and arg_size specifies the
+ * amount of local memory in bytes". */
+static cl_int local_arg(struct refcl_kernel_arg *arg, size_t arg_size,
+                        const void *arg_value)
+{
+    /* CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value":
+     * "If the argument is declared with the local qualifier, the arg_value
+     * entry must be NULL". */
+    if (arg_value)
+        return CL_INVALID_ARG_VALUE;
+    /* CL_INVALID_ARG_SIZE "if arg_size is zero and the argument is
+     * declared with the local qualifier". */
+    if (arg_size == 0)
+        return CL_INVALID_ARG_SIZE;
+    *arg = (struct refcl_kernel_arg){.set = true, .local_size = arg_size};
+    return CL_SUCCESS;
+}
+
+/* A __global or __constant pointer: "If the argument is a buffer object,
+ * the arg_value pointer can be NULL or point to a NULL value in which case
+ * a NULL value will be used". */
+static cl_int buffer_arg(const struct _cl_kernel *kernel,
+                         struct refcl_kernel_arg *arg, size_t arg_size,
+                         const void *arg_value)
+{
+    /* CL_INVALID_ARG_SIZE "if the argument is a memory object and arg_size
+     * != sizeof(cl_mem)": checked first, so that refcl never reads more
+     * than arg_size bytes from arg_value. */
+    if (arg_size != sizeof(cl_mem))
+        return CL_INVALID_ARG_SIZE;
+    cl_mem mem = NULL;
+    if (arg_value)
+        memcpy(&mem, arg_value, sizeof(mem));
+    /* CL_INVALID_MEM_OBJECT "for an argument declared to be a memory
+     * object when the specified arg_value is not a valid memory object"
+     * (an object of another type included, and a memory object that is
+     * not a buffer: "the memory object specified as argument value must
+     * be a buffer object"), and a buffer of another context: "The memory
+     * object must be created with the context associated with the kernel
+     * object". */
+    cl_int status =
+        mem ? refcl_kernel_buffer_check(kernel->context, mem) : CL_SUCCESS;
+    if (status == CL_SUCCESS)
+        *arg = (struct refcl_kernel_arg){.set = true, .mem = mem};
+    return status;
+}
+
+/* An argument passed by value: "arg_value points to the data that is used
+ * as the kernel argument value". */
+static cl_int scalar_arg(const struct refcl_builtin_arg *desc,
+                         struct refcl_kernel_arg *arg, size_t arg_size,
+                         const void *arg_value)
+{
+    /* CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value":
+     * there is no value to copy. */
+    if (!arg_value)
+        return CL_INVALID_ARG_VALUE;
+    /* CL_INVALID_ARG_SIZE "if arg_size does not match the size of the data
+     * type for an argument that is not a memory object". */
+    if (arg_size != desc->size)
+        return CL_INVALID_ARG_SIZE;
+    *arg = (struct refcl_kernel_arg){.set = true};
+    memcpy(arg->value.bytes, arg_value, arg_size);
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL refcl_clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
+                                        size_t arg_size, const void *arg_value)
+{
+    /* CL_INVALID_KERNEL "if kernel is not a valid kernel object". */
+    if (!refcl_object_valid(kernel, REFCL_KERNEL))
+        return CL_INVALID_KERNEL;
+    /* CL_INVALID_ARG_INDEX "if arg_index is not a valid argument index". */
+    if (arg_index >= kernel->builtin->num_args)
+        return CL_INVALID_ARG_INDEX;
+    const struct refcl_builtin_arg *desc = &kernel->builtin->args[arg_index];
+    struct refcl_kernel_arg *arg = &kernel->args[arg_index];
+    /* On an error "the internal state of kernel may only be modified when
+     * that error code is CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY":
+     * each helper writes *arg only on success. */
+    switch (desc->kind) {
+    case REFCL_ARG_LOCAL:
+        return local_arg(arg, arg_size, arg_value);
+    case REFCL_ARG_GLOBAL:
+    case REFCL_ARG_CONSTANT:
+        return buffer_arg(kernel, arg, arg_size, arg_value);
+    default:
+        return scalar_arg(desc, arg, arg_size, arg_value);
+    }
+}
+
+cl_int CL_API_CALL refcl_clSetKernelArgSVMPointer(cl_kernel kernel,
+                                                  cl_uint arg_index,
+                                                  const void *arg_value)
+{
+    if (!refcl_object_valid(kernel, REFCL_KERNEL))
+        return CL_INVALID_KERNEL;
+    /* CL_INVALID_OPERATION "if no devices in the context associated with
+     * kernel support SVM". */
+    if (!refcl_kernel_svm_supported(kernel->context))
+        return CL_INVALID_OPERATION;
+    if (arg_index >= kernel->builtin->num_args)
+        return CL_INVALID_ARG_INDEX;
+    const struct refcl_builtin_arg *desc = &kernel->builtin->args[arg_index];
+    /* CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value":
+     * "The SVM pointer can only be used for arguments that are declared to
+     * be a pointer to global or constant memory", "must be aligned
+     * according to the arguments type", and is "the pointer returned by
+     * clSVMAlloc or ... a pointer offset into the SVM region" — or, with
+     * the fine-grain system SVM every refcl device has, any host pointer
+     * (refcl_kernel_svm_room). NULL is the NULL pointer,
+     * as with a NULL buffer. */
+    bool pointer = desc->kind == REFCL_ARG_GLOBAL ||
+                   desc->kind == REFCL_ARG_CONSTANT;
+    if (!pointer || (uintptr_t)arg_value % desc->size != 0 ||
+        (arg_value && !refcl_kernel_svm_room(kernel->context, arg_value)))
+        return CL_INVALID_ARG_VALUE;
+    kernel->args[arg_index] = (struct refcl_kernel_arg){
+        .set = true, .svm = true, .value.ptr = (void *)arg_value};
+    return CL_SUCCESS;
+}
+
+/* CL_KERNEL_EXEC_INFO_SVM_PTRS: "The complete set of pointers is specified
+ * by each call ... and replaces any previously specified set"; "an empty
+ * set by passing param_value_size equal to zero and param_value equal to
+ * NULL". */
+static cl_int exec_svm_ptrs(struct _cl_kernel *kernel, size_t size,
+                            const void *value)
+{
+    /* CL_INVALID_OPERATION "if param_name is CL_KERNEL_EXEC_INFO_SVM_PTRS
+     * and no devices in the context associated with kernel support
+     * SVM". */
+    if (!refcl_kernel_svm_supported(kernel->context))
+        return CL_INVALID_OPERATION;
+    /* CL_INVALID_VALUE "if param_value is NULL and param_value_size is
+     * greater than zero, or if the size specified by param_value_size is
+     * not valid": a whole number of pointers. */
+    if ((!value && size) || size % sizeof(void *) != 0)
+        return CL_INVALID_VALUE;
+    void **ptrs = size ? malloc(size) : NULL;
+    if (size && !ptrs)
+        return CL_OUT_OF_HOST_MEMORY;
+    if (size)
+        memcpy(ptrs, value, size);
+    free(kernel->svm_ptrs);
+    kernel->svm_ptrs = ptrs;
+    kernel->svm_ptr_count = size / sizeof(void *);
+    return CL_SUCCESS;
+}
+
+/* CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, a cl_bool. */
+static cl_int exec_fine_grain_system(struct _cl_kernel *kernel, size_t size,
+                                     const void *value)
+{
+    cl_bool on;
+    /* CL_INVALID_VALUE: no cl_bool to read. */
+    if (!value || size != sizeof(on))
+        return CL_INVALID_VALUE;
+    memcpy(&on, value, sizeof(on));
+    /* CL_INVALID_OPERATION "if param_name is
+     * CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM and param_value is CL_TRUE
+     * and no devices in the context associated with kernel support
+     * fine-grain system SVM allocations": refcl's devices do not. */
+    if (on)
+        return CL_INVALID_OPERATION;
+    kernel->svm_fine_grain_system = CL_FALSE;
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL refcl_clSetKernelExecInfo(cl_kernel kernel,
+                                             cl_kernel_exec_info param_name,
+                                             size_t param_value_size,
+                                             const void *param_value)
+{
+    if (!refcl_object_valid(kernel, REFCL_KERNEL))
+        return CL_INVALID_KERNEL;
+    switch (param_name) {
+    case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+        return exec_svm_ptrs(kernel, param_value_size, param_value);
+    case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+        return exec_fine_grain_system(kernel, param_value_size, param_value);
+    default:
+        /* CL_INVALID_VALUE "if param_name is not valid". */
+        return CL_INVALID_VALUE;
+    }
+}

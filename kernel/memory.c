@@ -1,0 +1,74 @@
+/*
+ * What kernels need of memory objects and SVM (refcl/kernel.h), in one
+ * place, over the memory layer (refcl/memory.h): checking a buffer
+ * argument, its size and host address, holding it for a command, and the
+ * SVM allocation a pointer lies in.
+ */
+#include <stdint.h>
+
+#include "refcl/kernel.h"
+#include "refcl/memory.h"
+
+/* Every memory object refcl makes is a buffer (no images or pipes can be
+ * created: image/image.c), so a live memory object of the kernel's context
+ * is a buffer argument. "The memory object must be created with the
+ * context associated with the kernel object": one of another context is
+ * no valid memory object for it. */
+cl_int refcl_kernel_buffer_check(const struct _cl_context *context,
+                                 const struct _cl_mem *mem)
+{
+    return refcl_mem_check(mem, context) == CL_SUCCESS
+               ? CL_SUCCESS
+               : CL_INVALID_MEM_OBJECT;
+}
+
+size_t refcl_kernel_buffer_size(const struct _cl_mem *mem)
+{
+    return refcl_mem_size(mem);
+}
+
+void *refcl_kernel_buffer_address(struct _cl_mem *mem)
+{
+    return refcl_mem_address(mem);
+}
+
+bool refcl_kernel_buffer_misaligned(const struct _cl_mem *mem)
+{
+    return mem->parent && mem->origin % REFCL_MEM_BASE_ALIGN != 0;
+}
+
+bool refcl_kernel_buffer_read_only(const struct _cl_mem *mem)
+{
+    return refcl_mem_writable(mem) != CL_SUCCESS;
+}
+
+void refcl_kernel_buffer_hold(struct _cl_mem *mem)
+{
+    refcl_mem_retain(mem);
+}
+
+void refcl_kernel_buffer_put(struct _cl_mem *mem)
+{
+    refcl_mem_release(mem);
+}
+
+/* Every refcl device reports coarse- and fine-grain buffer SVM and
+ * fine-grain system SVM (device/info.c, docs/memory.md). */
+bool refcl_kernel_svm_supported(const struct _cl_context *context)
+{
+    (void)context;
+    return true;
+}
+
+size_t refcl_kernel_svm_room(const struct _cl_context *context,
+                             const void *ptr)
+{
+    void *base;
+    size_t bytes;
+    if (refcl_svm_find(context, ptr, 0, &base, &bytes))
+        return bytes - (size_t)((const char *)ptr - (const char *)base);
+    /* Fine-grain system SVM: "the host pointer can be passed as a kernel
+     * argument" with no allocation refcl knows of; the application answers
+     * for its bounds, the address space for the rest. */
+    return (size_t)(UINTPTR_MAX - (uintptr_t)ptr);
+}

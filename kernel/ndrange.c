@@ -1,0 +1,534 @@
+/*
+ * clEnqueueNDRangeKernel and clEnqueueTask: every check of OpenCL 3.0,
+ * then a command that runs the kernel over the range, spread over the
+ * compute units of the queue's device (refcl_device_run).
+ *
+ * The command takes a snapshot of the kernel's arguments at enqueue ("The
+ * argument data is used by all API calls that enqueue the kernel until the
+ * argument is changed"), holds the kernel and every buffer it uses, and
+ * lets go of them before its completion can be seen.
+ *
+ * Work-groups: refcl supports non-uniform work-groups
+ * (CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT): a dimension whose global size
+ * is not a multiple of the local size ends with a smaller group. Built-in
+ * kernels have no OpenCL C version that could ask for uniform groups. With
+ * no local size, refcl chooses (min(global[0], M), 1, 1), M being
+ * CL_KERNEL_WORK_GROUP_SIZE or what the kernel's __local arguments hold,
+ * whichever is less (docs/built-in-kernels.md).
+ *
+ * Where the specification leaves behaviour undefined, refcl refuses
+ * (CL_INVALID_KERNEL_ARGS) rather than corrupt memory: a work-item that
+ * would reach past the buffer or SVM allocation of an argument (or through
+ * a NULL one), a __local argument too small for the work-group, a buffer
+ * released since it was set, a pointer misaligned for its type.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "refcl/api.h"
+#include "refcl/device.h"
+#include "refcl/event.h"
+#include "refcl/kernel.h"
+#include "refcl/program.h"
+#include "refcl/queue.h"
+#include "refcl/workers.h"
+
+/* Pieces a command is cut into per compute unit: enough for the units to
+ * even out, few enough that each is long. */
+#define PIECES_PER_UNIT 4
+/* Work-items a piece runs at least: a piece shorter than this costs more
+ * to hand to another thread than it takes to run. */
+#define MIN_PIECE_ITEMS 16384
+
+/* The range as the application gave it. */
+struct request {
+    cl_uint dims;
+    const size_t *offset;
+    const size_t *global;
+    const size_t *local;
+};
+
+/* A kernel-instance, ready to run. */
+struct ndrange_command {
+    struct _cl_kernel *kernel;   /* held */
+    const struct refcl_builtin *builtin;
+    struct refcl_ndrange range;
+    union refcl_arg_value args[REFCL_KERNEL_MAX_ARGS];
+    struct _cl_mem *held[REFCL_KERNEL_MAX_ARGS]; /* buffers, or NULL */
+    size_t local_at[REFCL_KERNEL_MAX_ARGS];      /* __local: scratch offset */
+    size_t scratch;       /* __local bytes of one work-group */
+    size_t work;          /* items (element-wise) or work-groups */
+    size_t per_piece;     /* of work */
+    size_t pieces;
+    atomic_bool out_of_memory; /* a piece could not get its scratch */
+};
+
+/* Bytes of an argument the range reaches (0: none), SIZE_MAX if that does
+ * not fit in a size_t. */
+struct reach {
+    void *ptr;
+    size_t room;          /* bytes it may reach */
+};
+
+/* ---- the application's range ------------------------------------------- */
+
+static size_t size_mul(size_t a, size_t b)
+{
+    size_t product;
+    return __builtin_mul_overflow(a, b, &product) ? SIZE_MAX : product;
+}
+
+/* CL_INVALID_WORK_DIMENSION "if work_dim is not valid for the device ...
+ * (is greater than the value returned for
+ * CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)"; "work_dim must be greater than
+ * zero". CL_INVALID_GLOBAL_OFFSET "if the value specified in
+ * global_work_size plus the corresponding value in global_work_offset for
+ * any dimensions is greater than the maximum value representable by
+ * size_t". No size_t exceeds a size_t: the CL_INVALID_GLOBAL_WORK_SIZE of
+ * that kind cannot happen, and a NULL or zero global size is no error for
+ * an OpenCL 2.1 or newer device. */
+static cl_int global_check(const struct request *req)
+{
+    if (req->dims < 1 || req->dims > 3)
+        return CL_INVALID_WORK_DIMENSION;
+    for (cl_uint d = 0; req->global && req->offset && d < req->dims; d++)
+        if (req->global[d] > SIZE_MAX - req->offset[d])
+            return CL_INVALID_GLOBAL_OFFSET;
+    return CL_SUCCESS;
+}
+
+/* CL_INVALID_WORK_ITEM_SIZE "if the number of work-items specified in any
+ * dimension of local_work_size is ... greater than the corresponding value
+ * returned for CL_DEVICE_MAX_WORK_ITEM_SIZES"; CL_INVALID_WORK_GROUP_SIZE
+ * "if the total number of work-items in the work-group is zero" or "is
+ * greater than ... CL_KERNEL_WORK_GROUP_SIZE". Each dimension first: with
+ * every dimension at most the work-group limit, either error can happen.
+ * No built-in kernel requires a work-group size or a number of
+ * sub-groups, and non-uniform work-groups are supported. */
+static cl_int local_check(const struct request *req)
+{
+    if (!req->local)
+        return CL_SUCCESS;
+    size_t items = 1;
+    for (cl_uint d = 0; d < req->dims; d++) {
+        if (req->local[d] > REFCL_MAX_WORK_GROUP_SIZE)
+            return CL_INVALID_WORK_ITEM_SIZE;
+        items *= req->local[d]; /* at most 4096^3: no overflow */
+    }
+    return items == 0 || items > REFCL_MAX_WORK_GROUP_SIZE
+               ? CL_INVALID_WORK_GROUP_SIZE
+               : CL_SUCCESS;
+}
+
+/* True if the range has no work-item: "If ... global_work_size is NULL or
+ * the value in any passed dimension is zero, then the kernel command will
+ * trivially succeed after its event dependencies are satisfied". */
+static bool range_empty(const struct request *req)
+{
+    for (cl_uint d = 0; req->global && d < req->dims; d++)
+        if (req->global[d] == 0)
+            return true;
+    return !req->global;
+}
+
+/* CL_INVALID_KERNEL_ARGS "if any kernel arguments for kernel have not
+ * been set". */
+static cl_int args_set_check(const struct _cl_kernel *kernel)
+{
+    for (cl_uint i = 0; i < kernel->builtin->num_args; i++)
+        if (!kernel->args[i].set)
+            return CL_INVALID_KERNEL_ARGS;
+    return CL_SUCCESS;
+}
+
+/* ---- the command ------------------------------------------------------- */
+
+/* The work-items of a group that __local memory leaves room for, with no
+ * local size given; 0 if an argument cannot hold even one. */
+static size_t local_room(const struct ndrange_command *c)
+{
+    size_t most = REFCL_MAX_WORK_GROUP_SIZE;
+    for (cl_uint i = 0; i < c->builtin->num_args; i++) {
+        const struct refcl_builtin_arg *desc = &c->builtin->args[i];
+        size_t fits = c->kernel->args[i].local_size / desc->size;
+        if (desc->extent == REFCL_EXTENT_GROUP_ITEMS && fits < most)
+            most = fits;
+    }
+    return most;
+}
+
+/* The range's geometry, the local size chosen when none is given. */
+static cl_int range_fill(struct ndrange_command *c, const struct request *req)
+{
+    struct refcl_ndrange *r = &c->range;
+    r->dims = req->dims;
+    for (cl_uint d = 0; d < 3; d++) {
+        bool used = d < req->dims;
+        r->offset[d] = used && req->offset ? req->offset[d] : 0;
+        r->global[d] = used ? req->global[d] : 1;
+        r->local[d] = used && req->local ? req->local[d] : 1;
+    }
+    if (!req->local) {
+        /* "the OpenCL runtime may choose a uniform or non-uniform
+         * work-group size": as many work-items along dimension 0 as the
+         * kernel takes. */
+        size_t most = local_room(c);
+        if (most == 0)
+            return CL_INVALID_KERNEL_ARGS;
+        r->local[0] = r->global[0] < most ? r->global[0] : most;
+    }
+    for (cl_uint d = 0; d < 3; d++) {
+        r->groups[d] = r->global[d] / r->local[d] +
+                       (r->global[d] % r->local[d] != 0);
+        r->extent[d] = r->offset[d] + r->global[d];
+    }
+    return CL_SUCCESS;
+}
+
+/* Elements of an argument the range reaches; SIZE_MAX if past any size. */
+static size_t reach_elements(const struct refcl_builtin_arg *desc,
+                             const struct refcl_ndrange *r)
+{
+    switch (desc->extent) {
+    case REFCL_EXTENT_ITEMS:
+        return size_mul(size_mul(r->extent[0], r->extent[1]), r->extent[2]);
+    case REFCL_EXTENT_GROUPS:
+        return size_mul(size_mul(r->groups[0], r->groups[1]), r->groups[2]);
+    case REFCL_EXTENT_TABLE:
+        return desc->table;
+    case REFCL_EXTENT_GROUP_ITEMS:
+        return r->local[0] * r->local[1] * r->local[2];
+    default:
+        return 0;
+    }
+}
+
+/* A __global or __constant argument: its address and the bytes it may
+ * reach, from the buffer or SVM allocation it points to. */
+static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
+                          struct reach *reach)
+{
+    const struct refcl_kernel_arg *arg = &c->kernel->args[i];
+    const struct _cl_context *context = c->kernel->context;
+    *reach = (struct reach){arg->value.ptr, 0};
+    if (arg->svm) {
+        reach->room = reach->ptr ? refcl_kernel_svm_room(context, reach->ptr)
+                                 : 0;
+        return CL_SUCCESS;
+    }
+    if (!arg->mem)
+        return CL_SUCCESS;
+    /* Released since it was set: the application's error, refused. */
+    if (refcl_kernel_buffer_check(context, arg->mem) != CL_SUCCESS)
+        return CL_INVALID_KERNEL_ARGS;
+    /* CL_MISALIGNED_SUB_BUFFER_OFFSET "if a kernel argument for kernel is
+     * a sub-buffer object and the offset specified when the sub-buffer
+     * object is created is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN". */
+    if (refcl_kernel_buffer_misaligned(arg->mem))
+        return CL_MISALIGNED_SUB_BUFFER_OFFSET;
+    /* The bytes of an import of read-only memory are never written
+     * (refcl/memory.h): a kernel that writes its argument is refused as
+     * the memory commands that write are. */
+    const struct refcl_builtin_arg *desc = &c->builtin->args[i];
+    if (desc->kind == REFCL_ARG_GLOBAL &&
+        !(desc->qualifier & CL_KERNEL_ARG_TYPE_CONST) &&
+        refcl_kernel_buffer_read_only(arg->mem))
+        return CL_INVALID_OPERATION;
+    /* CL_MEM_OBJECT_ALLOCATION_FAILURE "if there is a failure to allocate
+     * memory for data store associated with image or buffer objects
+     * specified as arguments to kernel": a buffer's storage is allocated
+     * by its first use. */
+    reach->ptr = refcl_kernel_buffer_address(arg->mem);
+    if (!reach->ptr)
+        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    reach->room = refcl_kernel_buffer_size(arg->mem);
+    /* "If the argument is declared with the constant qualifier, the size
+     * in bytes of the memory object cannot exceed
+     * CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE": the kernel cannot run, for want
+     * of the device's resources (CL_OUT_OF_RESOURCES). */
+    if (c->builtin->args[i].kind == REFCL_ARG_CONSTANT &&
+        reach->room > REFCL_MAX_CONSTANT_BUFFER_SIZE)
+        return CL_OUT_OF_RESOURCES;
+    c->held[i] = arg->mem;
+    return CL_SUCCESS;
+}
+
+/* Takes the snapshot of argument @p i, checking that every work-item
+ * stays within what it points to. */
+static cl_int arg_take(struct ndrange_command *c, cl_uint i)
+{
+    const struct refcl_builtin_arg *desc = &c->builtin->args[i];
+    const struct refcl_kernel_arg *arg = &c->kernel->args[i];
+    size_t need = size_mul(reach_elements(desc, &c->range), desc->size);
+    struct reach reach = {NULL, 0};
+    switch (desc->kind) {
+    case REFCL_ARG_SCALAR:
+        c->args[i] = arg->value;
+        return CL_SUCCESS;
+    case REFCL_ARG_LOCAL:
+        /* A __local argument smaller than the work-group needs. */
+        if (need > arg->local_size)
+            return CL_INVALID_KERNEL_ARGS;
+        c->local_at[i] = c->scratch;
+        c->scratch += (arg->local_size + REFCL_BASE_ADDR_ALIGN - 1) /
+                      REFCL_BASE_ADDR_ALIGN * REFCL_BASE_ADDR_ALIGN;
+        return CL_SUCCESS;
+    default: {
+        cl_int status = pointer_arg(c, i, &reach);
+        if (status != CL_SUCCESS)
+            return status;
+        /* Past the end, through NULL, or misaligned for its type. */
+        if (need > reach.room || (uintptr_t)reach.ptr % desc->size != 0)
+            return CL_INVALID_KERNEL_ARGS;
+        c->args[i].ptr = reach.ptr;
+        return CL_SUCCESS;
+    }
+    }
+}
+
+/* Cuts the work into pieces for the device's compute units. The products
+ * fit in a size_t: every kernel has an argument that reaches one element
+ * per work-item, and arg_take has checked that a buffer holds them. */
+static void pieces_plan(struct ndrange_command *c,
+                        const struct _cl_device_id *device)
+{
+    const struct refcl_ndrange *r = &c->range;
+    size_t group_items = r->local[0] * r->local[1] * r->local[2];
+    size_t min_work = MIN_PIECE_ITEMS;
+    c->work = r->global[0] * r->global[1] * r->global[2];
+    if (c->builtin->group) {
+        c->work = r->groups[0] * r->groups[1] * r->groups[2];
+        min_work = (MIN_PIECE_ITEMS + group_items - 1) / group_items;
+    }
+    size_t target = (size_t)device->compute_units * PIECES_PER_UNIT;
+    size_t per_piece = (c->work + target - 1) / target;
+    c->per_piece = per_piece > min_work ? per_piece : min_work;
+    c->pieces = (c->work + c->per_piece - 1) / c->per_piece;
+}
+
+static void command_free(struct ndrange_command *c)
+{
+    for (cl_uint i = 0; i < REFCL_KERNEL_MAX_ARGS; i++)
+        if (c->held[i])
+            refcl_kernel_buffer_put(c->held[i]);
+    refcl_kernel_release(c->kernel);
+    free(c);
+}
+
+/* The command for @p kernel over @p req on @p queue's device: the
+ * arguments taken, the buffers and the kernel held. */
+static cl_int command_make(struct _cl_kernel *kernel,
+                           const struct _cl_device_id *device,
+                           const struct request *req,
+                           struct ndrange_command **out)
+{
+    struct ndrange_command *c = calloc(1, sizeof(*c));
+    if (!c)
+        return CL_OUT_OF_HOST_MEMORY;
+    c->kernel = kernel;
+    c->builtin = kernel->builtin;
+    cl_int status = range_fill(c, req);
+    for (cl_uint i = 0; status == CL_SUCCESS && i < c->builtin->num_args;
+         i++)
+        status = arg_take(c, i);
+    /* CL_OUT_OF_RESOURCES: "insufficient resources needed to execute the
+     * kernel ... such as ... local memory". */
+    if (status == CL_SUCCESS && c->scratch > refcl_local_mem_size())
+        status = CL_OUT_OF_RESOURCES;
+    if (status != CL_SUCCESS) {
+        free(c);
+        return status;
+    }
+    refcl_object_retain(&kernel->obj);
+    for (cl_uint i = 0; i < REFCL_KERNEL_MAX_ARGS; i++)
+        if (c->held[i])
+            refcl_kernel_buffer_hold(c->held[i]);
+    pieces_plan(c, device);
+    *out = c;
+    return CL_SUCCESS;
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+/* Items [first, first + count) of an element-wise kernel, in row-major
+ * order over the global range, as rows of elements. */
+static void items_run(const struct ndrange_command *c, size_t first,
+                      size_t count)
+{
+    const struct refcl_ndrange *r = &c->range;
+    size_t row = first / r->global[0];
+    size_t column = first % r->global[0];
+    while (count) {
+        size_t y = r->offset[1] + row % r->global[1];
+        size_t z = r->offset[2] + row / r->global[1];
+        size_t base = r->offset[0] + column + r->extent[0] *
+                                                  (y + r->extent[1] * z);
+        size_t length = r->global[0] - column;
+        length = length < count ? length : count;
+        c->builtin->items(c->args, base, length);
+        count -= length;
+        column = 0;
+        row++;
+    }
+}
+
+static void items_piece(void *arg, size_t index)
+{
+    const struct ndrange_command *c = arg;
+    size_t first = index * c->per_piece;
+    size_t left = c->work - first;
+    items_run(c, first, left < c->per_piece ? left : c->per_piece);
+}
+
+/* Work-group @p id of the range. */
+static struct refcl_group group_at(const struct refcl_ndrange *r, size_t id)
+{
+    struct refcl_group g = {.range = r, .id = id};
+    size_t rest = id;
+    for (cl_uint d = 0; d < 3; d++) {
+        size_t index = rest % r->groups[d];
+        size_t start = index * r->local[d];
+        rest /= r->groups[d];
+        g.origin[d] = r->offset[d] + start;
+        g.size[d] = r->global[d] - start < r->local[d] ? r->global[d] - start
+                                                       : r->local[d];
+    }
+    return g;
+}
+
+/* Work-groups of a work-group kernel, each with __local memory of the
+ * piece's own, reused from group to group as a compute unit would. */
+static void groups_piece(void *arg, size_t index)
+{
+    struct ndrange_command *c = arg;
+    union refcl_arg_value args[REFCL_KERNEL_MAX_ARGS];
+    memcpy(args, c->args, sizeof(args));
+    void *scratch = NULL;
+    if (c->scratch &&
+        !(scratch = aligned_alloc(REFCL_BASE_ADDR_ALIGN, c->scratch))) {
+        atomic_store(&c->out_of_memory, true);
+        return;
+    }
+    for (cl_uint i = 0; i < c->builtin->num_args; i++)
+        if (c->builtin->args[i].kind == REFCL_ARG_LOCAL)
+            args[i].ptr = (char *)scratch + c->local_at[i];
+    size_t first = index * c->per_piece;
+    size_t end = first + c->per_piece < c->work ? first + c->per_piece
+                                                : c->work;
+    for (size_t id = first; id < end; id++) {
+        struct refcl_group group = group_at(&c->range, id);
+        c->builtin->group(args, &group);
+    }
+    free(scratch);
+}
+
+static cl_int ndrange_run(void *payload, struct _cl_command_queue *queue)
+{
+    struct ndrange_command *c = payload;
+    refcl_device_run(queue->device, c->pieces,
+                     c->builtin->group ? groups_piece : items_piece, c);
+    /* A piece without its __local memory did not run: the command ends
+     * with the error, as an abnormally terminated kernel does. */
+    return atomic_load(&c->out_of_memory) ? CL_OUT_OF_RESOURCES
+                                          : CL_COMPLETE;
+}
+
+static void ndrange_release(void *payload)
+{
+    command_free(payload);
+}
+
+static const struct refcl_command_ops ndrange_ops = {
+    .run = ndrange_run, .release = ndrange_release};
+
+/* An empty range: no work, but its place in the queue and its event. Not
+ * a marker: "an enqueued kernel with no events passed to event_wait_list
+ * may run at any time". */
+static cl_int nothing_run(void *payload, struct _cl_command_queue *queue)
+{
+    (void)payload;
+    (void)queue;
+    return CL_COMPLETE;
+}
+
+static const struct refcl_command_ops nothing_ops = {.run = nothing_run};
+
+/* ---- the entry points ------------------------------------------------ */
+
+/* The checks of both entry points, in the order the specification lists
+ * them (docs/runtime.md: wait lists after the range); then the command. */
+static cl_int enqueue(cl_command_queue queue, cl_kernel kernel,
+                      cl_command_type type, const struct request *req,
+                      cl_uint num_events, const cl_event *wait_list,
+                      cl_event *event)
+{
+    /* CL_INVALID_COMMAND_QUEUE "if command_queue is not a valid host
+     * command-queue". */
+    if (!refcl_object_valid(queue, REFCL_QUEUE))
+        return CL_INVALID_COMMAND_QUEUE;
+    /* CL_INVALID_KERNEL "if kernel is not a valid kernel". */
+    if (!refcl_object_valid(kernel, REFCL_KERNEL))
+        return CL_INVALID_KERNEL;
+    /* CL_INVALID_PROGRAM_EXECUTABLE "if there is no successfully built
+     * program executable available for the device associated with
+     * command_queue". */
+    if (!refcl_program_runs_on(kernel->program, queue->device))
+        return CL_INVALID_PROGRAM_EXECUTABLE;
+    /* CL_INVALID_CONTEXT "if the context associated with command_queue and
+     * kernel are not the same". */
+    if (kernel->context != queue->context)
+        return CL_INVALID_CONTEXT;
+    cl_int status = args_set_check(kernel);
+    if (status == CL_SUCCESS)
+        status = global_check(req);
+    if (status == CL_SUCCESS)
+        status = local_check(req);
+    if (status == CL_SUCCESS)
+        status = refcl_wait_list_check(queue->context, num_events, wait_list);
+    if (status != CL_SUCCESS)
+        return status;
+
+    struct refcl_command command = {
+        .type = type,
+        .num_events = num_events,
+        .wait_list = wait_list,
+        .ops = &nothing_ops,
+    };
+    if (!range_empty(req)) {
+        struct ndrange_command *c = NULL;
+        status = command_make(kernel, queue->device, req, &c);
+        if (status != CL_SUCCESS)
+            return status;
+        command.ops = &ndrange_ops;
+        command.payload = c;
+    }
+    return refcl_executor_enqueue(queue, &command, event);
+}
+
+cl_int CL_API_CALL refcl_clEnqueueNDRangeKernel(
+    cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    const size_t *local_work_size, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    const struct request req = {work_dim, global_work_offset,
+                                global_work_size, local_work_size};
+    return enqueue(queue, kernel, CL_COMMAND_NDRANGE_KERNEL, &req, num_events,
+                   wait_list, event);
+}
+
+/* "clEnqueueTask is equivalent to calling clEnqueueNDRangeKernel with
+ * work_dim set to 1, global_work_offset set to NULL, global_work_size[0]
+ * set to 1, and local_work_size[0] set to 1"; its event says
+ * CL_COMMAND_TASK. */
+cl_int CL_API_CALL refcl_clEnqueueTask(cl_command_queue queue,
+                                       cl_kernel kernel, cl_uint num_events,
+                                       const cl_event *wait_list,
+                                       cl_event *event)
+{
+    static const size_t one = 1;
+    const struct request req = {1, NULL, &one, &one};
+    return enqueue(queue, kernel, CL_COMMAND_TASK, &req, num_events,
+                   wait_list, event);
+}
