@@ -44,6 +44,15 @@ static inline void refcl_hold_take(struct refcl_hold *hold, struct _cl_mem *a,
 void refcl_hold_release(void *payload);
 
 /**
+ * The host addresses of a buffer-to-buffer copy's source and destination,
+ * their storage made if need be. @return CL_SUCCESS;
+ * CL_INVALID_OPERATION when the destination's bytes are read-only (an
+ * import); CL_MEM_OBJECT_ALLOCATION_FAILURE.
+ */
+cl_int refcl_copy_ends(struct _cl_mem *src_buffer, struct _cl_mem *dst_buffer,
+                       char **src, char **dst);
+
+/**
  * Enqueues a command of @p type on @p queue whose work is @p ops and
  * @p payload (owned from here on, released on every path).
  * @return what refcl_executor_enqueue returns.

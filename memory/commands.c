@@ -46,6 +46,20 @@ void refcl_hold_release(void *payload)
     free(payload);
 }
 
+cl_int refcl_copy_ends(struct _cl_mem *src_buffer, struct _cl_mem *dst_buffer,
+                       char **src, char **dst)
+{
+    /* "The usage information ... given by the cl_mem_flags argument value
+     * specified when src_buffer or dst_buffer is created is ignored", but
+     * read-only imported bytes cannot be a destination. */
+    cl_int status = refcl_mem_writable(dst_buffer);
+    if (status != CL_SUCCESS)
+        return status;
+    *src = refcl_mem_address(src_buffer);
+    *dst = *src ? refcl_mem_address(dst_buffer) : NULL;
+    return *dst ? CL_SUCCESS : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+}
+
 cl_int refcl_mem_enqueue(struct _cl_command_queue *queue,
                          cl_command_type type, cl_bool blocking,
                          cl_uint num_events, const cl_event *wait_list,
@@ -199,16 +213,10 @@ cl_int CL_API_CALL refcl_clEnqueueCopyBuffer(
         return CL_INVALID_VALUE;
     if (copy_overlaps(src_buffer, src_offset, dst_buffer, dst_offset, size))
         return CL_MEM_COPY_OVERLAP;
-    /* "The usage information ... given by the cl_mem_flags argument value
-     * specified when src_buffer or dst_buffer is created is ignored", but
-     * read-only imported bytes cannot be a destination. */
-    status = refcl_mem_writable(dst_buffer);
+    char *src, *dst;
+    status = refcl_copy_ends(src_buffer, dst_buffer, &src, &dst);
     if (status != CL_SUCCESS)
         return status;
-    char *src = refcl_mem_address(src_buffer);
-    char *dst = src ? refcl_mem_address(dst_buffer) : NULL;
-    if (!dst)
-        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
     return refcl_enqueue_copy(queue, CL_COMMAND_COPY_BUFFER, CL_FALSE,
                               src_buffer, dst_buffer, dst + dst_offset,
                               src + src_offset, size, num_events, wait_list,

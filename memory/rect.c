@@ -324,13 +324,10 @@ cl_int CL_API_CALL refcl_clEnqueueCopyBufferRect(
     if (rect_overlaps(src_buffer, src_origin, &from, dst_buffer, dst_origin,
                       &to, region))
         return CL_MEM_COPY_OVERLAP;
-    status = refcl_mem_writable(dst_buffer);
+    char *src, *dst;
+    status = refcl_copy_ends(src_buffer, dst_buffer, &src, &dst);
     if (status != CL_SUCCESS)
         return status;
-    char *src = refcl_mem_address(src_buffer);
-    char *dst = src ? refcl_mem_address(dst_buffer) : NULL;
-    if (!dst)
-        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
     return enqueue_rect(queue, CL_COMMAND_COPY_BUFFER_RECT, CL_FALSE,
                         src_buffer, dst_buffer, dst, &to, src, &from, region,
                         num_events, wait_list, event);

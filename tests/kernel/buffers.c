@@ -36,19 +36,10 @@ static cl_kernel kernel_of(const char *name)
     return k;
 }
 
-static cl_mem buffer(cl_context c, cl_mem_flags flags, size_t size,
-                     void *host)
-{
-    cl_int err = 1;
-    cl_mem mem = clCreateBuffer(c, flags, size, host, &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    return mem;
-}
-
 /* A buffer of @p size bytes, each @p byte. */
 static cl_mem filled(size_t size, unsigned char byte)
 {
-    cl_mem mem = buffer(context, CL_MEM_READ_WRITE, size, NULL);
+    cl_mem mem = test_buffer(context, CL_MEM_READ_WRITE, size, NULL);
     CHECK_EQ(clEnqueueFillBuffer(queue, mem, &byte, 1, 0, size, 0, NULL,
                                  NULL),
              CL_SUCCESS);
@@ -158,8 +149,8 @@ static void check_copy_into_sub_buffer(void)
     cl_uint in[N];
     for (size_t i = 0; i < N; i++)
         in[i] = (cl_uint)(i * 2654435761u);
-    cl_mem src = buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                        sizeof(in), in);
+    cl_mem src = test_buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             sizeof(in), in);
     cl_mem parent = filled(PARENT, 0x77);
     const cl_buffer_region region = {ORIGIN, N * sizeof(cl_uint)};
     cl_int err = 1;
@@ -204,10 +195,10 @@ static void check_lookup(void)
         table[i] = (unsigned char)(255 - i) ^ 0x5a;
     for (size_t i = 0; i < N; i++)
         in[i] = (unsigned char)(i * 37 + 11);
-    cl_mem t = buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                      sizeof(table), table);
-    cl_mem src = buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                        sizeof(in), in);
+    cl_mem t = test_buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                           sizeof(table), table);
+    cl_mem src = test_buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             sizeof(in), in);
     cl_mem dst = filled(N, 0);
     set_mem(k, 0, dst);
     set_mem(k, 1, src);
@@ -254,10 +245,10 @@ static void check_saxpy(void)
         x[i] = (float)i;
         y[i] = 3.0f * (float)i;
     }
-    cl_mem bx = buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                       sizeof(x), x);
-    cl_mem by = buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                       sizeof(y), y);
+    cl_mem bx = test_buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                            sizeof(x), x);
+    cl_mem by = test_buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                            sizeof(y), y);
     const float a = 0.5f;
     CHECK_EQ(clSetKernelArg(k, 0, sizeof(a), &a), CL_SUCCESS);
     set_mem(k, 1, bx);
@@ -288,8 +279,8 @@ static void check_reduce(void)
     cl_uint in[N];
     for (size_t i = 0; i < N; i++)
         in[i] = (cl_uint)(i * i * 977u + 3u);
-    cl_mem src = buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                        sizeof(in), in);
+    cl_mem src = test_buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             sizeof(in), in);
     cl_mem sums = filled(G * sizeof(cl_uint), 0xee);
     set_mem(k, 0, src);
     set_mem(k, 1, sums);
@@ -356,7 +347,8 @@ static void check_cpu_id(void)
         CHECK_EQ(err, CL_SUCCESS);
         cl_kernel k = clCreateKernel(p, "refcl_cpu_id", &err);
         CHECK_EQ(err, CL_SUCCESS);
-        cl_mem dst = buffer(c, CL_MEM_WRITE_ONLY, N * sizeof(cl_uint), NULL);
+        cl_mem dst =
+            test_buffer(c, CL_MEM_WRITE_ONLY, N * sizeof(cl_uint), NULL);
         CHECK_EQ(clSetKernelArg(k, 0, sizeof(dst), &dst), CL_SUCCESS);
         const size_t global = N, local = 16;
         CHECK_EQ(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0,
@@ -398,7 +390,7 @@ static void check_foreign_and_released(void)
     cl_int err = 1;
     cl_context other = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     CHECK_EQ(err, CL_SUCCESS);
-    cl_mem foreign = buffer(other, CL_MEM_READ_WRITE, 64, NULL);
+    cl_mem foreign = test_buffer(other, CL_MEM_READ_WRITE, 64, NULL);
     cl_mem mine = filled(64, 0);
     /* "The memory object must be created with the context associated with
      * the kernel object": another context's is no valid memory object. */
@@ -407,7 +399,7 @@ static void check_foreign_and_released(void)
     /* Another object type where a buffer goes. */
     CHECK_EQ(clSetKernelArg(k, 0, sizeof(cl_mem), &queue),
              CL_INVALID_MEM_OBJECT);
-    cl_mem gone = buffer(context, CL_MEM_READ_WRITE, 64, NULL);
+    cl_mem gone = test_buffer(context, CL_MEM_READ_WRITE, 64, NULL);
     CHECK_EQ(clReleaseMemObject(gone), CL_SUCCESS);
     CHECK_EQ(clSetKernelArg(k, 0, sizeof(gone), &gone), CL_INVALID_MEM_OBJECT);
 
@@ -415,7 +407,7 @@ static void check_foreign_and_released(void)
      * arguments, and an enqueue refuses the dead one. */
     const cl_uchar value = 1;
     CHECK_EQ(clSetKernelArg(k, 1, sizeof(value), &value), CL_SUCCESS);
-    cl_mem brief = buffer(context, CL_MEM_READ_WRITE, 64, NULL);
+    cl_mem brief = test_buffer(context, CL_MEM_READ_WRITE, 64, NULL);
     set_mem(k, 0, brief);
     cl_uint refs = 0;
     CHECK_EQ(clGetMemObjectInfo(brief, CL_MEM_REFERENCE_COUNT, sizeof(refs),
@@ -592,8 +584,8 @@ static void check_native_mem_list(void)
     cl_uint in[N];
     for (size_t i = 0; i < N; i++)
         in[i] = (cl_uint)(i * 7);
-    cl_mem src = buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                        sizeof(in), in);
+    cl_mem src = test_buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             sizeof(in), in);
     cl_mem dst = filled(N * sizeof(cl_uint), 0);
     void *seen = NULL;
     struct native_args args = {dst, N, src, &seen};
@@ -666,8 +658,8 @@ static void check_pending_keeps_buffer(bool native)
     memset(life_host, 0, sizeof(life_host));
     died.calls = 0;
     static const cl_uchar value = 0x5a;
-    cl_mem mem = buffer(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                        LIFE_N, life_host);
+    cl_mem mem = test_buffer(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                             LIFE_N, life_host);
     CHECK_EQ(clSetMemObjectDestructorCallback(mem, on_destroy, (void *)&value),
              CL_SUCCESS);
     cl_int err = 1;

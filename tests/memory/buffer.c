@@ -19,15 +19,6 @@ static cl_ulong max_alloc;
 
 #define ALIGN 128 /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
 
-static cl_mem buffer_new(cl_mem_flags flags, size_t size, void *host_ptr)
-{
-    cl_int err = 1;
-    cl_mem mem = clCreateBuffer(context, flags, size, host_ptr, &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    CHECK(mem != NULL);
-    return mem;
-}
-
 /* clCreateBuffer must fail with @p expected and NULL. */
 static void check_create_fails(cl_mem_flags flags, size_t size, void *host_ptr,
                                cl_int expected)
@@ -96,7 +87,7 @@ static void check_flags(void)
         CL_MEM_HOST_NO_ACCESS | CL_MEM_ALLOC_HOST_PTR,
     };
     for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-        cl_mem mem = buffer_new(good[i], 64, NULL);
+        cl_mem mem = test_buffer(context, good[i], 64, NULL);
         /* "Return the flags argument value specified". */
         CHECK_EQ(info_ulong(mem, CL_MEM_FLAGS, sizeof(cl_mem_flags)),
                  good[i]);
@@ -109,7 +100,7 @@ static void check_flags(void)
         CL_MEM_USE_HOST_PTR | CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS,
     };
     for (size_t i = 0; i < sizeof(with_ptr) / sizeof(with_ptr[0]); i++) {
-        cl_mem mem = buffer_new(with_ptr[i], sizeof(host), host);
+        cl_mem mem = test_buffer(context, with_ptr[i], sizeof(host), host);
         CHECK_EQ(info_ulong(mem, CL_MEM_FLAGS, sizeof(cl_mem_flags)),
                  with_ptr[i]);
         CHECK_EQ(clReleaseMemObject(mem), CL_SUCCESS);
@@ -145,7 +136,7 @@ static void check_sizes_and_host_ptr(void)
     check_create_fails(CL_MEM_USE_HOST_PTR, SIZE_MAX, host,
                        CL_INVALID_BUFFER_SIZE);
     /* The largest allowed size is allowed (and costs nothing untouched). */
-    cl_mem largest = buffer_new(0, (size_t)max_alloc, NULL);
+    cl_mem largest = test_buffer(context, 0, (size_t)max_alloc, NULL);
     CHECK_EQ(info_ulong(largest, CL_MEM_SIZE, sizeof(size_t)), max_alloc);
     CHECK_EQ(clReleaseMemObject(largest), CL_SUCCESS);
     /* CL_INVALID_HOST_PTR "if host_ptr is NULL, and CL_MEM_USE_HOST_PTR or
@@ -180,7 +171,7 @@ static void check_properties(void)
     CHECK_EQ(size, 0);
     CHECK_EQ(clReleaseMemObject(mem), CL_SUCCESS);
     /* clCreateBuffer: likewise. */
-    mem = buffer_new(0, 64, NULL);
+    mem = test_buffer(context, 0, 64, NULL);
     size = 99;
     CHECK_EQ(clGetMemObjectInfo(mem, CL_MEM_PROPERTIES, 0, NULL, &size),
              CL_SUCCESS);
@@ -226,7 +217,8 @@ static void check_host_ptr_storage(void)
     unsigned char host[300];
     for (size_t i = 0; i < sizeof(host); i++)
         host[i] = (unsigned char)i;
-    cl_mem copy = buffer_new(CL_MEM_COPY_HOST_PTR, sizeof(host), host);
+    cl_mem copy =
+        test_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(host), host);
     memset(host, 0, sizeof(host));
     unsigned char back[300];
     read_bytes(copy, 0, back, sizeof(back));
@@ -237,7 +229,7 @@ static void check_host_ptr_storage(void)
 
     /* CL_MEM_USE_HOST_PTR: the application's memory is the storage, at
      * any alignment. */
-    cl_mem use = buffer_new(CL_MEM_USE_HOST_PTR, 100, host + 3);
+    cl_mem use = test_buffer(context, CL_MEM_USE_HOST_PTR, 100, host + 3);
     CHECK(info_ptr(use, CL_MEM_HOST_PTR) == host + 3);
     unsigned char data[100];
     memset(data, 0x5a, sizeof(data));
@@ -254,7 +246,8 @@ static void check_host_ptr_storage(void)
     /* A fresh buffer reads as zeros, small and large. */
     const size_t sizes[] = {1, 4096, 1 << 20};
     for (size_t s = 0; s < 3; s++) {
-        cl_mem mem = buffer_new(CL_MEM_ALLOC_HOST_PTR, sizes[s], NULL);
+        cl_mem mem =
+            test_buffer(context, CL_MEM_ALLOC_HOST_PTR, sizes[s], NULL);
         unsigned char last[1] = {9};
         read_bytes(mem, sizes[s] - 1, last, 1);
         CHECK_EQ(last[0], 0);
@@ -287,7 +280,7 @@ static void check_untouched_gib(void)
         return;
     }
     long before = rss_kib();
-    cl_mem mem = buffer_new(CL_MEM_ALLOC_HOST_PTR, gib, NULL);
+    cl_mem mem = test_buffer(context, CL_MEM_ALLOC_HOST_PTR, gib, NULL);
     cl_int err = 1;
     unsigned char *p = clEnqueueMapBuffer(queue, mem, CL_TRUE, CL_MAP_WRITE,
                                           gib - 16, 16, 0, NULL, NULL, &err);
@@ -310,8 +303,8 @@ static void check_untouched_gib(void)
 static void check_info(void)
 {
     char host[512];
-    cl_mem mem = buffer_new(CL_MEM_USE_HOST_PTR | CL_MEM_READ_ONLY,
-                            sizeof(host), host);
+    cl_mem mem = test_buffer(context, CL_MEM_USE_HOST_PTR | CL_MEM_READ_ONLY,
+                             sizeof(host), host);
     CHECK_EQ(info_ulong(mem, CL_MEM_TYPE, sizeof(cl_mem_object_type)),
              CL_MEM_OBJECT_BUFFER);
     CHECK_EQ(info_ulong(mem, CL_MEM_SIZE, sizeof(size_t)), sizeof(host));
@@ -389,7 +382,7 @@ static cl_uint context_refcount(void)
 static void check_lifetime(void)
 {
     cl_uint context_refs = context_refcount();
-    cl_mem mem = buffer_new(0, 64, NULL);
+    cl_mem mem = test_buffer(context, 0, 64, NULL);
     /* Every memory object holds its context. */
     CHECK_EQ(context_refcount(), context_refs + 1);
     CHECK_EQ(clRetainMemObject(mem), CL_SUCCESS);
@@ -437,17 +430,6 @@ static void check_lifetime(void)
 
 /* ---- sub-buffers ---------------------------------------------------------- */
 
-static cl_mem sub_new(cl_mem parent, cl_mem_flags flags, size_t origin,
-                      size_t size)
-{
-    cl_buffer_region region = {origin, size};
-    cl_int err = 1;
-    cl_mem sub = clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION,
-                                   &region, &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    return sub;
-}
-
 static cl_int sub_fails(cl_mem parent, cl_mem_flags flags, size_t origin,
                         size_t size)
 {
@@ -463,9 +445,10 @@ static void check_sub_buffers(void)
     unsigned char host[1024];
     for (size_t i = 0; i < sizeof(host); i++)
         host[i] = (unsigned char)(i * 7);
-    cl_mem parent = buffer_new(CL_MEM_USE_HOST_PTR | CL_MEM_HOST_READ_ONLY,
-                               sizeof(host), host);
-    cl_mem sub = sub_new(parent, 0, 2 * ALIGN, 300);
+    cl_mem parent =
+        test_buffer(context, CL_MEM_USE_HOST_PTR | CL_MEM_HOST_READ_ONLY,
+                    sizeof(host), host);
+    cl_mem sub = test_sub_buffer(parent, 0, 2 * ALIGN, 300);
     CHECK_EQ(refcount(parent), 2); /* a sub-buffer holds its buffer */
     CHECK_EQ(info_ulong(sub, CL_MEM_SIZE, sizeof(size_t)), 300);
     CHECK_EQ(info_ulong(sub, CL_MEM_OFFSET, sizeof(size_t)), 2 * ALIGN);
@@ -496,15 +479,15 @@ static void check_sub_buffers(void)
     CHECK_EQ(clRetainMemObject(parent), CL_INVALID_MEM_OBJECT);
 
     /* Bounds, alignment and sizes. */
-    cl_mem rw = buffer_new(0, 4 * ALIGN, NULL);
+    cl_mem rw = test_buffer(context, 0, 4 * ALIGN, NULL);
     CHECK_EQ(sub_fails(rw, 0, 0, 4 * ALIGN + 1), CL_INVALID_VALUE);
     CHECK_EQ(sub_fails(rw, 0, 4 * ALIGN, 1), CL_INVALID_VALUE);
     CHECK_EQ(sub_fails(rw, 0, SIZE_MAX - 63, 64), CL_INVALID_VALUE);
     CHECK_EQ(sub_fails(rw, 0, 64, SIZE_MAX), CL_INVALID_VALUE);
     CHECK_EQ(sub_fails(rw, 0, ALIGN, 0), CL_INVALID_BUFFER_SIZE);
     CHECK_EQ(sub_fails(rw, 0, ALIGN / 2, 8), CL_MISALIGNED_SUB_BUFFER_OFFSET);
-    cl_mem whole = sub_new(rw, 0, 0, 4 * ALIGN);
-    cl_mem last = sub_new(rw, 0, 3 * ALIGN, ALIGN);
+    cl_mem whole = test_sub_buffer(rw, 0, 0, 4 * ALIGN);
+    cl_mem last = test_sub_buffer(rw, 0, 3 * ALIGN, ALIGN);
     cl_int err = 1;
     cl_buffer_region region = {0, 8};
     CHECK(clCreateSubBuffer(rw, 0, CL_BUFFER_CREATE_TYPE_REGION + 1, &region,
@@ -521,7 +504,8 @@ static void check_sub_buffers(void)
              CL_INVALID_VALUE);
     CHECK_EQ(sub_fails(rw, (cl_mem_flags)1 << 40, 0, 8), CL_INVALID_VALUE);
     /* A read-write buffer allows any access, and sub-buffers may overlap. */
-    cl_mem ro = sub_new(rw, CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS, 0, 64);
+    cl_mem ro =
+        test_sub_buffer(rw, CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS, 0, 64);
     CHECK_EQ(info_ulong(ro, CL_MEM_FLAGS, sizeof(cl_mem_flags)),
              CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
     /* Writes through a sub-buffer show in its buffer and its siblings. */
@@ -553,8 +537,8 @@ static void check_sub_buffers(void)
         {0, CL_MEM_WRITE_ONLY | CL_MEM_HOST_WRITE_ONLY, CL_SUCCESS},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        cl_mem p = buffer_new(cases[i].parent | CL_MEM_ALLOC_HOST_PTR, 256,
-                              NULL);
+        cl_mem p = test_buffer(context, cases[i].parent | CL_MEM_ALLOC_HOST_PTR,
+                               256, NULL);
         cl_buffer_region r = {ALIGN, 64};
         err = 1;
         cl_mem s = clCreateSubBuffer(p, cases[i].sub,
@@ -586,7 +570,7 @@ static void check_sub_buffers(void)
 
 static void check_bad_handles(void)
 {
-    cl_mem released = buffer_new(0, 8, NULL);
+    cl_mem released = test_buffer(context, 0, 8, NULL);
     CHECK_EQ(clReleaseMemObject(released), CL_SUCCESS);
     void *bad[6];
     int count = test_bad_handles(bad, released, queue, context);

@@ -23,24 +23,6 @@ static cl_command_queue ooo;    /* out of order, profiling */
 
 #define ALIGN 128
 
-static cl_mem buffer_new(cl_mem_flags flags, size_t size, void *host_ptr)
-{
-    cl_int err = 1;
-    cl_mem mem = clCreateBuffer(context, flags, size, host_ptr, &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    return mem;
-}
-
-static cl_mem sub_new(cl_mem parent, size_t origin, size_t size)
-{
-    cl_buffer_region region = {origin, size};
-    cl_int err = 1;
-    cl_mem sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION,
-                                   &region, &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    return sub;
-}
-
 static void release(cl_mem mem)
 {
     CHECK_EQ(clReleaseMemObject(mem), CL_SUCCESS);
@@ -106,7 +88,7 @@ static void write_all(cl_mem mem, const void *src, size_t n)
 static void check_read_write(void)
 {
     unsigned char in[1000], out[1000];
-    cl_mem mem = buffer_new(0, sizeof(in), NULL);
+    cl_mem mem = test_buffer(context, 0, sizeof(in), NULL);
     pattern(in, sizeof(in), 1);
     write_all(mem, in, sizeof(in));
     memset(out, 0, sizeof(out));
@@ -189,9 +171,9 @@ static void check_host_access(void)
         {CL_MEM_HOST_READ_ONLY, CL_SUCCESS, CL_INVALID_OPERATION},
         {CL_MEM_HOST_NO_ACCESS, CL_INVALID_OPERATION, CL_INVALID_OPERATION},
     };
-    cl_mem plain = buffer_new(0, 16, NULL);
+    cl_mem plain = test_buffer(context, 0, 16, NULL);
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        cl_mem mem = buffer_new(cases[i].flags, 16, NULL);
+        cl_mem mem = test_buffer(context, cases[i].flags, 16, NULL);
         CHECK_EQ(clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, 16, b, 0, NULL,
                                      NULL),
                  cases[i].read);
@@ -225,7 +207,7 @@ static void check_small_on_caller(void)
 {
     unsigned char host[64];
     memset(host, 0, sizeof(host));
-    cl_mem mem = buffer_new(CL_MEM_USE_HOST_PTR, sizeof(host), host);
+    cl_mem mem = test_buffer(context, CL_MEM_USE_HOST_PTR, sizeof(host), host);
     unsigned char src[64];
     memset(src, 0x5a, sizeof(src));
     cl_event write;
@@ -257,7 +239,7 @@ static void check_wait_lists(void)
 {
     unsigned char host[64];
     memset(host, 0, sizeof(host));
-    cl_mem mem = buffer_new(CL_MEM_USE_HOST_PTR, sizeof(host), host);
+    cl_mem mem = test_buffer(context, CL_MEM_USE_HOST_PTR, sizeof(host), host);
     unsigned char src[64];
     memset(src, 0xab, sizeof(src));
 
@@ -290,7 +272,7 @@ static void check_wait_lists(void)
              CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     CHECK_EQ(out[0], 0x33);
     cl_event copy, fill, w;
-    cl_mem other = buffer_new(CL_MEM_COPY_HOST_PTR, 64, src);
+    cl_mem other = test_buffer(context, CL_MEM_COPY_HOST_PTR, 64, src);
     CHECK_EQ(clEnqueueWriteBuffer(queue, mem, CL_FALSE, 0, 64, src, 1,
                                   &failed, &w),
              CL_SUCCESS);
@@ -345,8 +327,8 @@ static void check_copy(void)
 {
     unsigned char in[4096], out[4096];
     pattern(in, sizeof(in), 5);
-    cl_mem a = buffer_new(CL_MEM_COPY_HOST_PTR, sizeof(in), in);
-    cl_mem b = buffer_new(0, sizeof(in), NULL);
+    cl_mem a = test_buffer(context, CL_MEM_COPY_HOST_PTR, sizeof(in), in);
+    cl_mem b = test_buffer(context, 0, sizeof(in), NULL);
     cl_event event;
     CHECK_EQ(clEnqueueCopyBuffer(queue, a, b, 0, 0, sizeof(in), 0, NULL,
                                  &event),
@@ -381,9 +363,9 @@ static void check_copy(void)
 
     /* Sub-buffers: with their buffer when the bytes overlap, with each
      * other when the sub-buffers overlap. */
-    cl_mem s1 = sub_new(a, ALIGN, 2 * ALIGN);     /* [128, 384) */
-    cl_mem s2 = sub_new(a, 2 * ALIGN, 2 * ALIGN); /* [256, 512) */
-    cl_mem s3 = sub_new(a, 8 * ALIGN, ALIGN);     /* [1024, 1152) */
+    cl_mem s1 = test_sub_buffer(a, 0, ALIGN, 2 * ALIGN);     /* [128, 384) */
+    cl_mem s2 = test_sub_buffer(a, 0, 2 * ALIGN, 2 * ALIGN); /* [256, 512) */
+    cl_mem s3 = test_sub_buffer(a, 0, 8 * ALIGN, ALIGN);     /* [1024, 1152) */
     CHECK_EQ(copy(s1, a, 0, 100, 29), CL_MEM_COPY_OVERLAP);
     CHECK_EQ(copy(s1, a, 0, 100, 28), CL_SUCCESS);
     CHECK_EQ(copy(a, s1, 300, 0, 10), CL_SUCCESS);
@@ -410,8 +392,8 @@ static void check_large_copy(void)
     const size_t n = size - 4093;
     unsigned char *in = malloc(size), *out = malloc(size);
     pattern(in, size, 9);
-    cl_mem a = buffer_new(CL_MEM_COPY_HOST_PTR, size, in);
-    cl_mem b = buffer_new(0, size, NULL);
+    cl_mem a = test_buffer(context, CL_MEM_COPY_HOST_PTR, size, in);
+    cl_mem b = test_buffer(context, 0, size, NULL);
     CHECK_EQ(copy(a, b, 3, 1, n), CL_SUCCESS);
     read_all(b, out, size);
     CHECK_EQ(out[0], 0);
@@ -442,7 +424,7 @@ static void check_large_copy(void)
 static void check_fill(void)
 {
     unsigned char out[1024];
-    cl_mem mem = buffer_new(0, sizeof(out), NULL);
+    cl_mem mem = test_buffer(context, 0, sizeof(out), NULL);
     for (size_t ps = 1; ps <= 128; ps *= 2) {
         unsigned char p[128];
         for (size_t i = 0; i < ps; i++)
@@ -504,7 +486,8 @@ static void check_fill(void)
 
 static void check_migrate(void)
 {
-    cl_mem a = buffer_new(0, 64, NULL), b = buffer_new(0, 64, NULL);
+    cl_mem a = test_buffer(context, 0, 64, NULL),
+           b = test_buffer(context, 0, 64, NULL);
     cl_mem both[] = {a, b};
     const cl_mem_migration_flags flags[] = {
         0, CL_MIGRATE_MEM_OBJECT_HOST, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED,
@@ -539,7 +522,7 @@ static void check_migrate(void)
              CL_INVALID_VALUE);
     CHECK_EQ(clEnqueueMigrateMemObjects(queue, 2, both, 4, 0, NULL, NULL),
              CL_INVALID_VALUE);
-    cl_mem released = buffer_new(0, 8, NULL);
+    cl_mem released = test_buffer(context, 0, 8, NULL);
     release(released);
     cl_mem with_bad[] = {a, released};
     CHECK_EQ(clEnqueueMigrateMemObjects(queue, 2, with_bad, 0, 0, NULL, NULL),
@@ -571,7 +554,8 @@ static void check_out_of_order(void)
 {
     unsigned char in[256], out[256];
     pattern(in, sizeof(in), 3);
-    cl_mem a = buffer_new(0, sizeof(in), NULL), b = buffer_new(0, 256, NULL);
+    cl_mem a = test_buffer(context, 0, sizeof(in), NULL),
+           b = test_buffer(context, 0, 256, NULL);
     cl_event gate = user_event(), w, c, r;
     /* A chain through wait lists on an out-of-order queue: write (gated),
      * copy after the write, read after the copy. */
@@ -617,7 +601,7 @@ static void check_bad_handles(void)
     cl_int err;
     cl_context other = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     cl_mem alien = clCreateBuffer(other, 0, 16, NULL, &err);
-    cl_mem mem = buffer_new(0, 16, NULL);
+    cl_mem mem = test_buffer(context, 0, 16, NULL);
     /* CL_INVALID_CONTEXT "if the context associated with command_queue and
      * buffer are not the same". */
     CHECK_EQ(clEnqueueReadBuffer(queue, alien, CL_TRUE, 0, 16, b, 0, NULL,
@@ -631,7 +615,7 @@ static void check_bad_handles(void)
     CHECK_EQ(clEnqueueFillBuffer(queue, alien, b, 1, 0, 16, 0, NULL, NULL),
              CL_INVALID_CONTEXT);
 
-    cl_mem released = buffer_new(0, 16, NULL);
+    cl_mem released = test_buffer(context, 0, 16, NULL);
     release(released);
     void *bad[6];
     int count = test_bad_handles(bad, released, queue, context);

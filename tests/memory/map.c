@@ -19,14 +19,6 @@ static cl_command_queue queue;
 #define ALIGN 128
 #define RW (CL_MAP_READ | CL_MAP_WRITE)
 
-static cl_mem buffer_new(cl_mem_flags flags, size_t size, void *host_ptr)
-{
-    cl_int err = 1;
-    cl_mem mem = clCreateBuffer(context, flags, size, host_ptr, &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    return mem;
-}
-
 static void *map(cl_mem mem, cl_map_flags flags, size_t offset, size_t size)
 {
     cl_int err = 1;
@@ -66,7 +58,7 @@ static cl_uint map_count(cl_mem mem)
 
 static void check_zero_copy(void)
 {
-    cl_mem mem = buffer_new(CL_MEM_ALLOC_HOST_PTR, 4096, NULL);
+    cl_mem mem = test_buffer(context, CL_MEM_ALLOC_HOST_PTR, 4096, NULL);
     unsigned char *whole = map(mem, RW, 0, 4096);
     unsigned char *part = map(mem, CL_MAP_READ, 100, 50);
     /* One storage: every map points into it. */
@@ -92,7 +84,7 @@ static void check_zero_copy(void)
     /* CL_MEM_USE_HOST_PTR: "derived from the host_ptr": host_ptr + offset,
      * at any alignment. */
     unsigned char host[300];
-    cl_mem use = buffer_new(CL_MEM_USE_HOST_PTR, 290, host + 5);
+    cl_mem use = test_buffer(context, CL_MEM_USE_HOST_PTR, 290, host + 5);
     unsigned char *p = map(use, CL_MAP_WRITE_INVALIDATE_REGION, 17, 100);
     CHECK(p == host + 5 + 17);
     p[0] = 0x99;
@@ -119,7 +111,7 @@ static void check_zero_copy(void)
 
 static void check_map_rules(void)
 {
-    cl_mem mem = buffer_new(0, 1024, NULL);
+    cl_mem mem = test_buffer(context, 0, 1024, NULL);
     cl_event event;
     cl_int err;
     /* A non-blocking map's pointer is valid at once, and unmapped at once. */
@@ -190,7 +182,7 @@ static void check_map_rules(void)
     CHECK_EQ(clEnqueueUnmapMemObject(queue, mem, &stack, 0, NULL, NULL),
              CL_INVALID_VALUE);
     /* The pointer of another buffer. */
-    cl_mem other = buffer_new(0, 64, NULL);
+    cl_mem other = test_buffer(context, 0, 64, NULL);
     void *o = map(other, CL_MAP_READ, 0, 64);
     CHECK_EQ(clEnqueueUnmapMemObject(queue, mem, o, 0, NULL, NULL),
              CL_INVALID_VALUE);
@@ -234,7 +226,7 @@ static void check_host_access_and_failures(void)
         {CL_MEM_HOST_NO_ACCESS, CL_INVALID_OPERATION, CL_INVALID_OPERATION},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        cl_mem mem = buffer_new(cases[i].flags, 64, NULL);
+        cl_mem mem = test_buffer(context, cases[i].flags, 64, NULL);
         const cl_map_flags reads[] = {CL_MAP_READ, RW};
         const cl_map_flags writes[] = {CL_MAP_WRITE,
                                        CL_MAP_WRITE_INVALIDATE_REGION};
@@ -262,7 +254,7 @@ static void check_host_access_and_failures(void)
 
     /* A blocking map whose wait list failed: the error, no pointer, and
      * nothing left mapped. */
-    cl_mem mem = buffer_new(0, 64, NULL);
+    cl_mem mem = test_buffer(context, 0, 64, NULL);
     cl_int err;
     cl_event failed = clCreateUserEvent(context, &err);
     CHECK_EQ(clSetUserEventStatus(failed, -3), CL_SUCCESS);
@@ -288,8 +280,8 @@ static void check_host_access_and_failures(void)
 
 static void check_bad_handles(void)
 {
-    cl_mem mem = buffer_new(0, 64, NULL);
-    cl_mem released = buffer_new(0, 64, NULL);
+    cl_mem mem = test_buffer(context, 0, 64, NULL);
+    cl_mem released = test_buffer(context, 0, 64, NULL);
     CHECK_EQ(clReleaseMemObject(released), CL_SUCCESS);
     void *p = map(mem, CL_MAP_READ, 0, 8);
     void *bad[6];

@@ -17,24 +17,6 @@ static cl_command_queue queue;
 
 #define ALIGN 128
 
-static cl_mem buffer_new(cl_mem_flags flags, size_t size, void *host_ptr)
-{
-    cl_int err = 1;
-    cl_mem mem = clCreateBuffer(context, flags, size, host_ptr, &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    return mem;
-}
-
-static cl_mem sub_new(cl_mem parent, size_t origin, size_t size)
-{
-    cl_buffer_region region = {origin, size};
-    cl_int err = 1;
-    cl_mem sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION,
-                                   &region, &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    return sub;
-}
-
 static void fill(unsigned char *p, size_t n, unsigned seed)
 {
     for (size_t i = 0; i < n; i++)
@@ -99,7 +81,7 @@ static void check_read_write(void)
         const struct shape *sh = &shapes[i];
         unsigned char init[SIZE], host[SIZE], got[SIZE], want[SIZE];
         fill(init, SIZE, (unsigned)i);
-        cl_mem mem = buffer_new(CL_MEM_COPY_HOST_PTR, SIZE, init);
+        cl_mem mem = test_buffer(context, CL_MEM_COPY_HOST_PTR, SIZE, init);
 
         /* Read into a zeroed host buffer. */
         memset(host, 0, SIZE);
@@ -160,7 +142,7 @@ static cl_int write_rect(cl_mem mem, const size_t *bo, const size_t *ho,
 static void check_rules(void)
 {
     unsigned char host[512];
-    cl_mem mem = buffer_new(0, 400, NULL);
+    cl_mem mem = test_buffer(context, 0, 400, NULL);
     const size_t zero[3] = {0, 0, 0};
     const size_t r[3] = {10, 4, 2};
     /* In bounds exactly: pitch 10, slice 40, 2 slices = 80 bytes from
@@ -240,9 +222,9 @@ static void check_rules(void)
     CHECK_EQ(clReleaseMemObject(mem), CL_SUCCESS);
 
     /* Host access. */
-    cl_mem wo = buffer_new(CL_MEM_HOST_WRITE_ONLY, 400, NULL);
-    cl_mem ro = buffer_new(CL_MEM_HOST_READ_ONLY, 400, NULL);
-    cl_mem na = buffer_new(CL_MEM_HOST_NO_ACCESS, 400, NULL);
+    cl_mem wo = test_buffer(context, CL_MEM_HOST_WRITE_ONLY, 400, NULL);
+    cl_mem ro = test_buffer(context, CL_MEM_HOST_READ_ONLY, 400, NULL);
+    cl_mem na = test_buffer(context, CL_MEM_HOST_NO_ACCESS, 400, NULL);
     CHECK_EQ(read_rect(wo, zero, zero, r, 0, 0, 0, 0, host),
              CL_INVALID_OPERATION);
     CHECK_EQ(write_rect(wo, zero, zero, r, 0, 0, 0, 0, host), CL_SUCCESS);
@@ -258,7 +240,7 @@ static void check_rules(void)
     cl_event failed = clCreateUserEvent(context, &err);
     CHECK_EQ(clSetUserEventStatus(failed, -1), CL_SUCCESS);
     memset(host, 0x44, sizeof(host));
-    cl_mem plain = buffer_new(0, 400, NULL);
+    cl_mem plain = test_buffer(context, 0, 400, NULL);
     CHECK_EQ(clEnqueueWriteBufferRect(queue, plain, CL_TRUE, zero, zero, r, 0,
                                       0, 0, 0, host, 1, &failed, NULL),
              CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
@@ -298,9 +280,10 @@ static void check_copy(void)
     fill(b_init, SIZE, 2);
     for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
         const struct shape *sh = &shapes[i];
-        cl_mem a = buffer_new(CL_MEM_COPY_HOST_PTR, SIZE, a_init);
-        cl_mem b = buffer_new(CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_NO_ACCESS,
-                              SIZE, b_init);
+        cl_mem a = test_buffer(context, CL_MEM_COPY_HOST_PTR, SIZE, a_init);
+        cl_mem b =
+            test_buffer(context, CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_NO_ACCESS,
+                        SIZE, b_init);
         memcpy(want, b_init, SIZE);
         reference(want, &sh->host, a_init, &sh->buf, sh->region);
         CHECK_EQ(copy_rect(a, b, sh->buf.origin, sh->host.origin, sh->region,
@@ -319,8 +302,8 @@ static void check_copy(void)
         CHECK_EQ(clReleaseMemObject(b), CL_SUCCESS);
     }
 
-    cl_mem a = buffer_new(CL_MEM_COPY_HOST_PTR, SIZE, a_init);
-    cl_mem b = buffer_new(0, 256, NULL);
+    cl_mem a = test_buffer(context, CL_MEM_COPY_HOST_PTR, SIZE, a_init);
+    cl_mem b = test_buffer(context, 0, 256, NULL);
     const size_t zero[3] = {0, 0, 0};
     const size_t r[3] = {8, 4, 2};
     /* Bounds of either side. */
@@ -354,8 +337,9 @@ static void check_copy(void)
              CL_MEM_COPY_OVERLAP);
     /* Sub-buffers: with each other when they overlap at all; with their
      * buffer when the rectangles share a byte. */
-    cl_mem s1 = sub_new(a, 0, 4 * ALIGN), s2 = sub_new(a, 2 * ALIGN, ALIGN);
-    cl_mem s3 = sub_new(a, 8 * ALIGN, 2 * ALIGN);
+    cl_mem s1 = test_sub_buffer(a, 0, 0, 4 * ALIGN),
+           s2 = test_sub_buffer(a, 0, 2 * ALIGN, ALIGN);
+    cl_mem s3 = test_sub_buffer(a, 0, 8 * ALIGN, 2 * ALIGN);
     const size_t tiny[3] = {1, 1, 1};
     CHECK_EQ(copy_rect(s1, s2, zero, zero, tiny, 0, 0, 0, 0),
              CL_MEM_COPY_OVERLAP);
@@ -386,7 +370,7 @@ static void check_large(void)
     const size_t size = pitch * h;
     unsigned char *host = malloc(size), *got = malloc(w * h);
     fill(host, size, 7);
-    cl_mem mem = buffer_new(0, w * h, NULL);
+    cl_mem mem = test_buffer(context, 0, w * h, NULL);
     const size_t zero[3] = {0, 0, 0}, region[3] = {w, h, 1};
     CHECK_EQ(clEnqueueWriteBufferRect(queue, mem, CL_TRUE, zero, zero, region,
                                       0, 0, pitch, 0, host, 0, NULL, NULL),
@@ -407,8 +391,8 @@ static void check_bad_handles(void)
 {
     unsigned char host[64];
     const size_t zero[3] = {0, 0, 0}, r[3] = {4, 1, 1};
-    cl_mem mem = buffer_new(0, 64, NULL);
-    cl_mem released = buffer_new(0, 64, NULL);
+    cl_mem mem = test_buffer(context, 0, 64, NULL);
+    cl_mem released = test_buffer(context, 0, 64, NULL);
     CHECK_EQ(clReleaseMemObject(released), CL_SUCCESS);
     void *bad[6];
     int count = test_bad_handles(bad, released, queue, context);

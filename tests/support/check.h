@@ -99,6 +99,30 @@ static inline int test_context_queue(cl_device_id device,
     return 1;
 }
 
+/** A buffer that must be created: clCreateBuffer's arguments. */
+static inline cl_mem test_buffer(cl_context context, cl_mem_flags flags,
+                                 size_t size, void *host_ptr)
+{
+    cl_int err = 1;
+    cl_mem mem = clCreateBuffer(context, flags, size, host_ptr, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    CHECK(mem != NULL);
+    return mem;
+}
+
+/** A sub-buffer of @p parent's bytes [@p origin, @p origin + @p size) that
+ *  must be created. */
+static inline cl_mem test_sub_buffer(cl_mem parent, cl_mem_flags flags,
+                                     size_t origin, size_t size)
+{
+    cl_buffer_region region = {origin, size};
+    cl_int err = 1;
+    cl_mem sub = clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION,
+                                   &region, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    return sub;
+}
+
 /** Pointer-sized word @p index of a CL object: 0 dispatch, 1 disp_data. */
 static inline void *test_object_word(const void *object, int index)
 {
