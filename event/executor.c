@@ -53,6 +53,7 @@ struct refcl_executor {
     /* Commands enqueued and not yet retired: off the list, their callbacks
      * run and their references dropped. clFinish waits for 0. */
     size_t unretired;
+    size_t finishers; /* threads in clFinish on this queue */
     bool stopping;
     /* Stopped from a worker thread: the worker releases the context the
      * queue handed over, and someone else joins it. Set under
@@ -276,8 +277,19 @@ static void holds_drop(struct refcl_executor *executor,
  * callbacks then run, unlocked, and only then is the command retired, so
  * that clFinish returns with all of that done. Called and returns with the
  * lock held. */
+/* Wakes whoever waits on the context's runtime state: after a command run
+ * on the caller's thread (@p on_caller) only if someone can be waiting for
+ * it, as nobody else holds its event yet: clFinish on its queue, or
+ * commands enqueued behind it meanwhile. Waking the idle worker for nothing
+ * would cost more than such a command. Under the lock. */
+static void changed(struct refcl_executor *executor, bool on_caller)
+{
+    if (!on_caller || executor->finishers || executor->head)
+        refcl_context_changed(executor->context);
+}
+
 static void complete(struct refcl_executor *executor,
-                     struct _cl_event *command, cl_int status)
+                     struct _cl_event *command, cl_int status, bool on_caller)
 {
     struct _cl_context *context = executor->context;
     pending_remove(executor, command);
@@ -286,7 +298,7 @@ static void complete(struct refcl_executor *executor,
     bool keep = command->callbacks != NULL;
     bool last = !keep && refcl_object_release(&command->obj);
     struct refcl_callback *due = refcl_event_set_status(command, status);
-    refcl_context_changed(context);
+    changed(executor, on_caller);
     pthread_mutex_unlock(&context->events_lock);
     if (keep) {
         refcl_callbacks_run(command, due);
@@ -296,11 +308,13 @@ static void complete(struct refcl_executor *executor,
     }
     pthread_mutex_lock(&context->events_lock);
     executor->unretired--;
-    refcl_context_changed(context);
+    changed(executor, on_caller);
 }
 
-/* Runs @p command; called and returns with the lock held. */
-static void run(struct refcl_executor *executor, struct _cl_event *command)
+/* Runs @p command, on its worker or @p on_caller; called and returns with
+ * the lock held. */
+static void run(struct refcl_executor *executor, struct _cl_event *command,
+                bool on_caller)
 {
     /* "In order for the execution status of an enqueued command to change
      * from CL_SUBMITTED to CL_RUNNING, all events that this command is
@@ -309,7 +323,7 @@ static void run(struct refcl_executor *executor, struct _cl_event *command)
      * be terminated". */
     if (wait_list_failed(command)) {
         complete(executor, command,
-                 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+                 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, on_caller);
         return;
     }
     advance(executor, command, CL_SUBMITTED);
@@ -320,7 +334,7 @@ static void run(struct refcl_executor *executor, struct _cl_event *command)
         status = command->ops->run(command->payload, command->queue);
         pthread_mutex_lock(&executor->context->events_lock);
     }
-    complete(executor, command, status);
+    complete(executor, command, status, on_caller);
 }
 
 static void registry_mark(bool *flag)
@@ -348,7 +362,7 @@ static void *worker_main(void *arg)
     for (;;) {
         struct _cl_event *command = next_ready(executor);
         if (command)
-            run(executor, command);
+            run(executor, command, false);
         else if (executor->stopping)
             break;
         else
@@ -450,7 +464,7 @@ cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
             if (command->barrier && !executor->in_order)
                 executor->barrier = created;
             if (runs_on_caller(executor, created))
-                run(executor, created);
+                run(executor, created, true);
             else
                 refcl_context_changed(context);
         }
@@ -473,8 +487,10 @@ void refcl_executor_finish(struct _cl_command_queue *queue)
     struct refcl_executor *executor = queue->executor;
     pthread_mutex_t *lock = &queue->context->events_lock;
     pthread_mutex_lock(lock);
+    executor->finishers++;
     while (executor->unretired)
         refcl_context_wait(queue->context);
+    executor->finishers--;
     pthread_mutex_unlock(lock);
 }
 

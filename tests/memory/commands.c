@@ -9,6 +9,7 @@
  * sub-buffers, sub-buffers with each other), other contexts and bad
  * handles.
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -196,6 +197,55 @@ static void check_host_access(void)
     }
     release(plain);
     CHECK_EQ(clFinish(queue), CL_SUCCESS);
+}
+
+/* Small writes from two threads into one in-order queue while a third
+ * keeps calling clFinish: a write run on its caller's thread must still
+ * wake a clFinish waiting for it, and the worker for a write enqueued
+ * behind it meanwhile (a missed wake-up hangs here). */
+#define RACE_WRITES 2000
+
+struct racer {
+    cl_mem mem;
+    cl_uint slot;
+};
+
+static void *race_writes(void *arg)
+{
+    const struct racer *r = arg;
+    for (cl_uint i = 1; i <= RACE_WRITES; i++)
+        CHECK_EQ(clEnqueueWriteBuffer(queue, r->mem, CL_FALSE,
+                                      r->slot * sizeof(cl_uint),
+                                      sizeof(cl_uint), &(cl_uint){i}, 0, NULL,
+                                      NULL),
+                 CL_SUCCESS);
+    return NULL;
+}
+
+static void *race_finish(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < RACE_WRITES; i++)
+        CHECK_EQ(clFinish(queue), CL_SUCCESS);
+    return NULL;
+}
+
+static void check_small_from_threads(void)
+{
+    cl_uint host[2] = {0, 0};
+    cl_mem mem = test_buffer(context, CL_MEM_USE_HOST_PTR, sizeof(host), host);
+    struct racer racers[2] = {{mem, 0}, {mem, 1}};
+    pthread_t threads[3];
+    for (int i = 0; i < 2; i++)
+        CHECK_EQ(pthread_create(&threads[i], NULL, race_writes, &racers[i]),
+                 0);
+    CHECK_EQ(pthread_create(&threads[2], NULL, race_finish, NULL), 0);
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ(pthread_join(threads[i], NULL), 0);
+    CHECK_EQ(clFinish(queue), CL_SUCCESS);
+    CHECK_EQ(host[0], RACE_WRITES);
+    CHECK_EQ(host[1], RACE_WRITES);
+    release(mem);
 }
 
 /* ---- wait lists ------------------------------------------------------- */
@@ -676,6 +726,7 @@ int main(void)
     check_read_write();
     check_host_access();
     check_small_on_caller();
+    check_small_from_threads();
     check_wait_lists();
     check_copy();
     check_large_copy();
