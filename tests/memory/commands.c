@@ -208,17 +208,22 @@ static void check_host_access(void)
 struct racer {
     cl_mem mem;
     cl_uint slot;
+    /* What each write sends: a non-blocking write reads its bytes when it
+     * runs, so they must outlive the loop. */
+    cl_uint values[RACE_WRITES];
 };
 
 static void *race_writes(void *arg)
 {
-    const struct racer *r = arg;
-    for (cl_uint i = 1; i <= RACE_WRITES; i++)
+    struct racer *r = arg;
+    for (cl_uint i = 0; i < RACE_WRITES; i++) {
+        r->values[i] = i + 1;
         CHECK_EQ(clEnqueueWriteBuffer(queue, r->mem, CL_FALSE,
                                       r->slot * sizeof(cl_uint),
-                                      sizeof(cl_uint), &(cl_uint){i}, 0, NULL,
+                                      sizeof(cl_uint), &r->values[i], 0, NULL,
                                       NULL),
                  CL_SUCCESS);
+    }
     return NULL;
 }
 
@@ -234,7 +239,9 @@ static void check_small_from_threads(void)
 {
     cl_uint host[2] = {0, 0};
     cl_mem mem = test_buffer(context, CL_MEM_USE_HOST_PTR, sizeof(host), host);
-    struct racer racers[2] = {{mem, 0}, {mem, 1}};
+    static struct racer racers[2];
+    racers[0].mem = racers[1].mem = mem;
+    racers[1].slot = 1;
     pthread_t threads[3];
     for (int i = 0; i < 2; i++)
         CHECK_EQ(pthread_create(&threads[i], NULL, race_writes, &racers[i]),
