@@ -6,9 +6,10 @@
  *
  * Everything here is guarded by the context's events_lock; the worker,
  * clFinish and clWaitForEvents wait on its events_changed (spinning a
- * moment first: refcl_context_wait), which is
- * broadcast on every enqueue and every completion. Callbacks and releases
- * run with the lock dropped.
+ * moment first: refcl_context_wait), which is broadcast on every enqueue
+ * and every completion, but those of commands run on their caller's thread
+ * that nobody can be waiting for. Callbacks and releases run with the lock
+ * dropped.
  *
  * Dependencies are fixed at enqueue: the wait list, then queue order (an
  * in-order queue's previous command; in an out-of-order queue the newest
@@ -270,13 +271,6 @@ static void holds_drop(struct refcl_executor *executor,
     pthread_mutex_lock(&executor->context->events_lock);
 }
 
-/* Ends @p command with @p status. Everything it holds goes first, the
- * pending list's reference on its event too unless callbacks will be due:
- * once its status is stored, the application may see it (clGetEventInfo
- * reads it without the lock) and release the last references. The
- * callbacks then run, unlocked, and only then is the command retired, so
- * that clFinish returns with all of that done. Called and returns with the
- * lock held. */
 /* Wakes whoever waits on the context's runtime state: after a command run
  * on the caller's thread (@p on_caller) only if someone can be waiting for
  * it, as nobody else holds its event yet: clFinish on its queue, or
@@ -288,6 +282,13 @@ static void changed(struct refcl_executor *executor, bool on_caller)
         refcl_context_changed(executor->context);
 }
 
+/* Ends @p command with @p status. Everything it holds goes first, the
+ * pending list's reference on its event too unless callbacks will be due:
+ * once its status is stored, the application may see it (clGetEventInfo
+ * reads it without the lock) and release the last references. The
+ * callbacks then run, unlocked, and only then is the command retired, so
+ * that clFinish returns with all of that done. Called and returns with the
+ * lock held. */
 static void complete(struct refcl_executor *executor,
                      struct _cl_event *command, cl_int status, bool on_caller)
 {
