@@ -422,6 +422,16 @@ HEADER_COMMENT = """/*
 """
 
 
+def write_generated(path, source, headers, description, parts):
+    """Writes the generated file `path` (relative to the tree): the header
+    comment naming `source` and the Khronos `headers`, `description` (comment
+    lines), then each of `parts` after a blank line."""
+    with open(os.path.join(ROOT, path), "w") as out:
+        out.write(HEADER_COMMENT % (source, "(" + headers + ")", description))
+        for part in parts:
+            out.write("\n" + part)
+
+
 # ---- the call journal (icd/journal_wrappers.inc) ----
 
 def output_of(params, index):
@@ -731,59 +741,52 @@ def main():
     if absent:
         sys.exit("no #defines found for: " + ", ".join(absent))
 
-    with open(os.path.join(ROOT, "icd/trace_names.inc"), "w") as out:
-        out.write(HEADER_COMMENT % ("entries.h", "(" + ", ".join(
-            HEADERS[:4]) + ",\n * " + ", ".join(HEADERS[4:]) + ")", (
-            " * Names of the values of each enum family refcl's trace prints\n"
-            " * by name, in header order; where several names share a value,\n"
-            " * the first (the core name) is kept.\n")))
-        for family in used:
-            out.write("\n" + names_table(family, families[family]))
-    with open(os.path.join(ROOT, "icd/trace_wrappers.inc"), "w") as out:
-        out.write(HEADER_COMMENT % ("entries.h and api.h", "(" + ", ".join(
-            PROTOTYPE_HEADERS) + ")", (
-            " * One wrapper per dispatch slot, cl_khr_icd function and refcl\n"
-            " * extension function:\n"
-            " * it calls refcl_<name>, then logs the call in one line\n"
-            " * (docs/tracing.md). Each is declared in refcl/trace.h with\n"
-            " * __typeof__(refcl_<name>), so a parameter list that drifts\n"
-            " * from the entry point's fails to compile.\n")))
-        for w in wrappers:
-            out.write("\n" + w)
+    write_generated("icd/trace_names.inc", "entries.h",
+                    ", ".join(HEADERS[:4]) + ",\n * " +
+                    ", ".join(HEADERS[4:]), (
+        " * Names of the values of each enum family refcl's trace prints\n"
+        " * by name, in header order; where several names share a value,\n"
+        " * the first (the core name) is kept.\n"),
+        [names_table(family, families[family]) for family in used])
+    write_generated("icd/trace_wrappers.inc", "entries.h and api.h",
+                    ", ".join(PROTOTYPE_HEADERS), (
+        " * One wrapper per dispatch slot, cl_khr_icd function and refcl\n"
+        " * extension function:\n"
+        " * it calls refcl_<name>, then logs the call in one line\n"
+        " * (docs/tracing.md). Each is declared in refcl/trace.h with\n"
+        " * __typeof__(refcl_<name>), so a parameter list that drifts\n"
+        " * from the entry point's fails to compile.\n"), wrappers)
     khronos = read_prototypes(args.headers, khronos_only=True)
     direct = [f for f in read_slots("X") if f in khronos and
               f not in EXPORTED]
-    with open(os.path.join(ROOT, "tests/support/direct_wrappers.inc"),
-              "w") as out:
-        out.write(HEADER_COMMENT % ("entries.h", "(" + ", ".join(
-            PROTOTYPE_HEADERS) + ")", (
-            " * The OpenCL API for tests linked to librefcl directly: each\n"
-            " * function calls refcl's dispatch slot of the same name, passing\n"
-            " * its arguments untouched (tests/support/direct.c).\n")))
-        for f in direct:
-            out.write("\n" + direct_wrapper(f, khronos[f]))
-    with open(os.path.join(ROOT, "icd/journal_wrappers.inc"), "w") as out:
-        out.write(HEADER_COMMENT % ("entries.h and api.h", "(" + ", ".join(
-            PROTOTYPE_HEADERS) + ")", (
-            " * One wrapper per dispatch slot, cl_khr_icd function and\n"
-            " * journaled refcl extension function: it records the call in\n"
-            " * the journal (icd/journal.c, docs/journal.md), or returns the\n"
-            " * result clSetNextResultREFCL forced without performing it.\n"
-            " * Declared in refcl/journal.h with __typeof__(refcl_<name>).\n")))
-        for f in functions:
-            if f not in JOURNAL_CONTROL:
-                slot = slots.index(f) if f in slots else -1
-                out.write("\n" + journal_wrapper(f, prototypes[f], slot))
-    checked = read_slots("XT") + ["clImportMemoryARM", "clEnqueueMarkerREFCL"]
-    with open(os.path.join(ROOT, "loadercheck/entries.inc"), "w") as out:
-        out.write(HEADER_COMMENT % ("entries.h and api.h", "(" + ", ".join(
-            PROTOTYPE_HEADERS) + ")", (
-            " * refcl-loader-check's entry points (loadercheck/entry.h): every\n"
-            " * dispatch slot a loader can reach off Windows, in table order,\n"
-            " * and refcl's clEnqueueMarkerREFCL; for each, its parameters and\n"
-            " * an invoker that calls it with arguments given as raw bits.\n")))
-        out.write("\n" + check_entries(prototypes, slots, checked,
-                                        families["errors"]))
+    write_generated("tests/support/direct_wrappers.inc", "entries.h",
+                    ", ".join(PROTOTYPE_HEADERS), (
+        " * The OpenCL API for tests linked to librefcl directly: each\n"
+        " * function calls refcl's dispatch slot of the same name, passing\n"
+        " * its arguments untouched (tests/support/direct.c).\n"),
+        [direct_wrapper(f, khronos[f]) for f in direct])
+    journaled = [f for f in functions if f not in JOURNAL_CONTROL]
+    write_generated("icd/journal_wrappers.inc", "entries.h and api.h",
+                    ", ".join(PROTOTYPE_HEADERS), (
+        " * One wrapper per dispatch slot, cl_khr_icd function and\n"
+        " * journaled refcl extension function: it records the call in\n"
+        " * the journal (icd/journal.c, docs/journal.md), or returns the\n"
+        " * result clSetNextResultREFCL forced without performing it.\n"
+        " * Declared in refcl/journal.h with __typeof__(refcl_<name>).\n"),
+        [journal_wrapper(f, prototypes[f],
+                         slots.index(f) if f in slots else -1)
+         for f in journaled])
+    # Every slot a loader can reach, and the extension functions it can
+    # look up that do something (not the journal's controls).
+    checked = read_slots("XT") + EXTENSION_FUNCTIONS + [
+        f for f in REFCL_FUNCTIONS if f not in JOURNAL_CONTROL]
+    write_generated("loadercheck/entries.inc", "entries.h and api.h",
+                    ", ".join(PROTOTYPE_HEADERS), (
+        " * refcl-loader-check's entry points (loadercheck/entry.h): every\n"
+        " * dispatch slot a loader can reach off Windows, in table order,\n"
+        " * and refcl's clEnqueueMarkerREFCL; for each, its parameters and\n"
+        " * an invoker that calls it with arguments given as raw bits.\n"),
+        [check_entries(prototypes, slots, checked, families["errors"])])
 
 
 if __name__ == "__main__":
