@@ -784,7 +784,8 @@ def main():
                     ", ".join(PROTOTYPE_HEADERS), (
         " * refcl-loader-check's entry points (loadercheck/entry.h): every\n"
         " * dispatch slot a loader can reach off Windows, in table order,\n"
-        " * and refcl's clEnqueueMarkerREFCL; for each, its parameters and\n"
+        " * and the extension functions clImportMemoryARM and refcl's\n"
+        " * clEnqueueMarkerREFCL; for each, its parameters and\n"
         " * an invoker that calls it with arguments given as raw bits.\n"),
         [check_entries(prototypes, slots, checked, families["errors"])])
 
