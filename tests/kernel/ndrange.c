@@ -323,17 +323,10 @@ static void check_empty(void)
 
 int main(void)
 {
-    if (!test_first_device(&platform, &device))
+    if (!test_first_device(&platform, &device) ||
+        !test_device_halves(device, halves))
         return 1;
-    const cl_device_partition_property equally[] = {
-        CL_DEVICE_PARTITION_EQUALLY, 2, 0};
-    cl_uint count = 0;
     cl_int err;
-    if (clCreateSubDevices(device, equally, 2, halves, &count) != CL_SUCCESS ||
-        count != 2) {
-        fprintf(stderr, "no two halves of the device\n");
-        return 1;
-    }
     cl_device_id all[3] = {device, halves[0], halves[1]};
     context = clCreateContext(NULL, 3, all, NULL, NULL, &err);
     queue = queue_on(device);

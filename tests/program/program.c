@@ -493,15 +493,9 @@ static void check_bad_programs(void)
 
 int main(void)
 {
-    if (!test_first_device(&platform, &device))
+    if (!test_first_device(&platform, &device) ||
+        !test_device_halves(device, subs))
         return 1;
-    const cl_device_partition_property halves[] = {
-        CL_DEVICE_PARTITION_EQUALLY, 2, 0};
-    cl_uint count = 0;
-    CHECK_EQ(clCreateSubDevices(device, halves, 2, subs, &count), CL_SUCCESS);
-    CHECK_EQ(count, 2);
-    if (count != 2)
-        return TEST_RESULT();
     cl_device_id both[2] = {device, subs[0]};
     cl_int err;
     context = clCreateContext(NULL, 2, both, NULL, NULL, &err);

@@ -75,6 +75,25 @@ static inline int test_first_device(cl_platform_id *platform,
 }
 
 /**
+ * @p device cut in two sub-devices of two compute units each
+ * (CL_DEVICE_PARTITION_EQUALLY, 2: the tests that need them run on a
+ * synthetic machine of four), or a message and false.
+ */
+static inline int test_device_halves(cl_device_id device,
+                                     cl_device_id halves[2])
+{
+    const cl_device_partition_property equally[] = {
+        CL_DEVICE_PARTITION_EQUALLY, 2, 0};
+    cl_uint count = 0;
+    if (clCreateSubDevices(device, equally, 2, halves, &count) ==
+            CL_SUCCESS &&
+        count == 2)
+        return 1;
+    fprintf(stderr, "no two halves of the device\n");
+    return 0;
+}
+
+/**
  * A context on @p device alone and a queue on it with @p properties (0: in
  * order, no profiling), or a message and false.
  */
