@@ -1,8 +1,8 @@
 /*
- * What kernels need of memory objects and SVM (refcl/kernel.h), in one
- * place, over the memory layer (refcl/memory.h): checking a buffer
- * argument, its size and host address, holding it for a command, and the
- * SVM allocation a pointer lies in.
+ * What kernels ask of memory objects and SVM beyond the memory layer
+ * (refcl/memory.h, whose size, address, retain and release they use as
+ * they are): the check of a buffer argument, the alignment of a
+ * sub-buffer argument, and the SVM allocation a pointer lies in.
  */
 #include <stdint.h>
 
@@ -22,34 +22,9 @@ cl_int refcl_kernel_buffer_check(const struct _cl_context *context,
                : CL_INVALID_MEM_OBJECT;
 }
 
-size_t refcl_kernel_buffer_size(const struct _cl_mem *mem)
-{
-    return refcl_mem_size(mem);
-}
-
-void *refcl_kernel_buffer_address(struct _cl_mem *mem)
-{
-    return refcl_mem_address(mem);
-}
-
 bool refcl_kernel_buffer_misaligned(const struct _cl_mem *mem)
 {
     return mem->parent && mem->origin % REFCL_MEM_BASE_ALIGN != 0;
-}
-
-bool refcl_kernel_buffer_read_only(const struct _cl_mem *mem)
-{
-    return refcl_mem_writable(mem) != CL_SUCCESS;
-}
-
-void refcl_kernel_buffer_hold(struct _cl_mem *mem)
-{
-    refcl_mem_retain(mem);
-}
-
-void refcl_kernel_buffer_put(struct _cl_mem *mem)
-{
-    refcl_mem_release(mem);
 }
 
 /* Every refcl device reports coarse- and fine-grain buffer SVM and

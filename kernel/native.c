@@ -15,6 +15,7 @@
 #include "refcl/api.h"
 #include "refcl/event.h"
 #include "refcl/kernel.h"
+#include "refcl/memory.h"
 #include "refcl/queue.h"
 
 struct native_command {
@@ -70,7 +71,7 @@ static void command_free(struct native_command *c)
 {
     for (cl_uint i = 0; i < c->num_mems; i++)
         if (c->mems[i])
-            refcl_kernel_buffer_put(c->mems[i]);
+            refcl_mem_release(c->mems[i]);
     free(c);
 }
 
@@ -106,7 +107,7 @@ static cl_int command_make(void(CL_CALLBACK *user_func)(void *),
         c->mems[i] = mem_list[i];
         c->at[i] = (size_t)((uintptr_t)args_mem_loc[i] - (uintptr_t)args);
         if (c->mems[i])
-            refcl_kernel_buffer_hold(c->mems[i]);
+            refcl_mem_retain(c->mems[i]);
     }
     /* "Before the user function is executed, the memory object handles are
      * replaced by pointers to global memory": the addresses do not change
@@ -115,7 +116,7 @@ static cl_int command_make(void(CL_CALLBACK *user_func)(void *),
      * with buffer objects specified as arguments to kernel". */
     for (cl_uint i = 0; i < num_mems; i++) {
         void *address = NULL;
-        if (c->mems[i] && !(address = refcl_kernel_buffer_address(c->mems[i])))
+        if (c->mems[i] && !(address = refcl_mem_address(c->mems[i])))
             status = CL_MEM_OBJECT_ALLOCATION_FAILURE;
         memcpy((char *)c->args + c->at[i], &address, sizeof(address));
     }

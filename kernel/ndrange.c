@@ -30,6 +30,7 @@
 #include "refcl/device.h"
 #include "refcl/event.h"
 #include "refcl/kernel.h"
+#include "refcl/memory.h"
 #include "refcl/program.h"
 #include "refcl/queue.h"
 #include "refcl/workers.h"
@@ -233,16 +234,16 @@ static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
     const struct refcl_builtin_arg *desc = &c->builtin->args[i];
     if (desc->kind == REFCL_ARG_GLOBAL &&
         !(desc->qualifier & CL_KERNEL_ARG_TYPE_CONST) &&
-        refcl_kernel_buffer_read_only(arg->mem))
+        refcl_mem_writable(arg->mem) != CL_SUCCESS)
         return CL_INVALID_OPERATION;
     /* CL_MEM_OBJECT_ALLOCATION_FAILURE "if there is a failure to allocate
      * memory for data store associated with image or buffer objects
      * specified as arguments to kernel": a buffer's storage is allocated
      * by its first use. */
-    reach->ptr = refcl_kernel_buffer_address(arg->mem);
+    reach->ptr = refcl_mem_address(arg->mem);
     if (!reach->ptr)
         return CL_MEM_OBJECT_ALLOCATION_FAILURE;
-    reach->room = refcl_kernel_buffer_size(arg->mem);
+    reach->room = refcl_mem_size(arg->mem);
     /* "If the argument is declared with the constant qualifier, the size
      * in bytes of the memory object cannot exceed
      * CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE": the kernel cannot run, for want
@@ -311,7 +312,7 @@ static void command_free(struct ndrange_command *c)
 {
     for (cl_uint i = 0; i < REFCL_KERNEL_MAX_ARGS; i++)
         if (c->held[i])
-            refcl_kernel_buffer_put(c->held[i]);
+            refcl_mem_release(c->held[i]);
     refcl_kernel_release(c->kernel);
     free(c);
 }
@@ -343,7 +344,7 @@ static cl_int command_make(struct _cl_kernel *kernel,
     refcl_object_retain(&kernel->obj);
     for (cl_uint i = 0; i < REFCL_KERNEL_MAX_ARGS; i++)
         if (c->held[i])
-            refcl_kernel_buffer_hold(c->held[i]);
+            refcl_mem_retain(c->held[i]);
     pieces_plan(c, device);
     *out = c;
     return CL_SUCCESS;

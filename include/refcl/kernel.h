@@ -168,33 +168,17 @@ void refcl_kernel_release(struct _cl_kernel *kernel);
  *  CL_DEVICE_LOCAL_MEM_SIZE. */
 cl_ulong refcl_local_mem_size(void);
 
-/* What kernels need of memory objects (kernel/memory.c). */
+/* What kernels ask of memory objects beyond refcl/memory.h
+ * (kernel/memory.c). */
 
 /** CL_SUCCESS if @p mem is a live buffer of @p context; else
  *  CL_INVALID_MEM_OBJECT (a buffer of another context included). */
 cl_int refcl_kernel_buffer_check(const struct _cl_context *context,
                                  const struct _cl_mem *mem);
 
-/** Bytes of the buffer @p mem (checked). */
-size_t refcl_kernel_buffer_size(const struct _cl_mem *mem);
-
-/** Host address of the first byte of the buffer @p mem (checked); its
- *  storage is allocated by the first call (refcl_mem_address), NULL when
- *  that fails. */
-void *refcl_kernel_buffer_address(struct _cl_mem *mem);
-
 /** True if @p mem (checked) is a sub-buffer whose origin is not a
  *  multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN. */
 bool refcl_kernel_buffer_misaligned(const struct _cl_mem *mem);
-
-/** True if the bytes of @p mem (checked) may not be written (an import of
- *  read-only memory). */
-bool refcl_kernel_buffer_read_only(const struct _cl_mem *mem);
-
-/** Keeps @p mem (checked) alive for a command; refcl_kernel_buffer_put
- *  lets go again. */
-void refcl_kernel_buffer_hold(struct _cl_mem *mem);
-void refcl_kernel_buffer_put(struct _cl_mem *mem);
 
 /** True if a device of @p context supports SVM. */
 bool refcl_kernel_svm_supported(const struct _cl_context *context);
