@@ -158,6 +158,12 @@ static cl_ulong local_mem_size(const struct refcl_topology *topo)
     return local > LOCAL_MEM_MIN_SIZE ? local : LOCAL_MEM_MIN_SIZE;
 }
 
+cl_ulong refcl_max_mem_alloc_size(void)
+{
+    const struct refcl_topology *topo = refcl_topology_get();
+    return topo ? max_mem_alloc_size(topo) : MAX_MEM_ALLOC_MIN_SIZE;
+}
+
 cl_ulong refcl_local_mem_size(void)
 {
     const struct refcl_topology *topo = refcl_topology_get();

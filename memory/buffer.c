@@ -14,6 +14,7 @@
 
 #include "refcl/api.h"
 #include "refcl/context.h"
+#include "refcl/device.h"
 #include "refcl/memory.h"
 
 struct refcl_mem_destructor {
@@ -193,21 +194,6 @@ cl_int refcl_mem_check(const struct _cl_mem *mem,
 
 /* ---- clCreateBuffer --------------------------------------------------- */
 
-cl_ulong refcl_max_alloc_size(const struct _cl_context *context)
-{
-    /* Every refcl device, root or sub-device, answers the same (a quarter
-     * of the machine's memory): asked once. */
-    static _Atomic cl_ulong answer;
-    cl_ulong size = atomic_load_explicit(&answer, memory_order_relaxed);
-    if (!size) {
-        refcl_clGetDeviceInfo(context->devices[0],
-                              CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(size),
-                              &size, NULL);
-        atomic_store_explicit(&answer, size, memory_order_relaxed);
-    }
-    return size;
-}
-
 /* Creation's arguments. */
 struct buffer_request {
     struct _cl_context *context;
@@ -247,7 +233,7 @@ static cl_int request_check(struct buffer_request *req)
         return CL_INVALID_VALUE;
     /* CL_INVALID_BUFFER_SIZE "if size is zero", "if size is greater than
      * CL_DEVICE_MAX_MEM_ALLOC_SIZE for all devices in context". */
-    if (req->size == 0 || req->size > refcl_max_alloc_size(req->context))
+    if (req->size == 0 || req->size > refcl_max_mem_alloc_size())
         return CL_INVALID_BUFFER_SIZE;
     /* CL_INVALID_HOST_PTR "if host_ptr is NULL, and CL_MEM_USE_HOST_PTR or
      * CL_MEM_COPY_HOST_PTR are set in flags", "if host_ptr is not NULL but

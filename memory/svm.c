@@ -15,6 +15,7 @@
 #include "command.h"
 #include "refcl/api.h"
 #include "refcl/context.h"
+#include "refcl/device.h"
 
 /* Largest alignment clSVMAlloc takes: "a power of two up to the largest
  * data type supported by the OpenCL device", long16. */
@@ -141,13 +142,12 @@ void refcl_svm_teardown(void)
  * or > CL_DEVICE_MAX_MEM_ALLOC_SIZE value for any device in context",
  * "alignment is not a power of two or the OpenCL implementation cannot
  * support the specified alignment". */
-static bool svm_request_valid(const struct _cl_context *context,
-                              cl_svm_mem_flags flags, size_t size,
+static bool svm_request_valid(cl_svm_mem_flags flags, size_t size,
                               cl_uint alignment)
 {
     return refcl_mem_flags_valid(flags, SVM_FLAGS) &&
            !(flags & CL_MEM_SVM_ATOMICS) && size != 0 &&
-           size <= refcl_max_alloc_size(context) &&
+           size <= refcl_max_mem_alloc_size() &&
            (alignment & (alignment - 1)) == 0 && alignment <= SVM_ALIGN_MAX;
 }
 
@@ -157,7 +157,7 @@ void *CL_API_CALL refcl_clSVMAlloc(cl_context context, cl_svm_mem_flags flags,
                                    size_t size, cl_uint alignment)
 {
     if (!refcl_object_valid(context, REFCL_CONTEXT) ||
-        !svm_request_valid(context, flags, size, alignment))
+        !svm_request_valid(flags, size, alignment))
         return NULL;
     /* "If alignment is 0, a default alignment will be used that is equal
      * to the size of largest data type supported". */

@@ -166,4 +166,8 @@ void refcl_root_devices_teardown(void);
  */
 cl_ulong refcl_clock_ns(void);
 
+/** CL_DEVICE_MAX_MEM_ALLOC_SIZE, the same for every refcl device, root or
+ *  sub-device: the largest buffer or SVM allocation. */
+cl_ulong refcl_max_mem_alloc_size(void);
+
 #endif /* REFCL_DEVICE_H */

@@ -134,11 +134,6 @@ void *refcl_storage_alloc(size_t size, size_t alignment);
 /** Gives back what refcl_storage_alloc(@p size, ...) returned. */
 void refcl_storage_free(void *bytes, size_t size);
 
-/** CL_DEVICE_MAX_MEM_ALLOC_SIZE of the devices of @p context (all of
- *  refcl's devices answer the same): the largest buffer or SVM
- *  allocation. */
-cl_ulong refcl_max_alloc_size(const struct _cl_context *context);
-
 /** Sizes refcl_storage_alloc maps directly (and never touches). */
 #define REFCL_STORAGE_MAP_MIN ((size_t)64 * 1024)
 
