@@ -272,8 +272,9 @@ static cl_int arg_take(struct ndrange_command *c, cl_uint i)
         if (need > arg->local_size)
             return CL_INVALID_KERNEL_ARGS;
         c->local_at[i] = c->scratch;
-        c->scratch += (arg->local_size + REFCL_BASE_ADDR_ALIGN - 1) /
-                      REFCL_BASE_ADDR_ALIGN * REFCL_BASE_ADDR_ALIGN;
+        /* Each __local argument aligned as every allocation is. */
+        c->scratch += (arg->local_size + REFCL_MEM_BASE_ALIGN - 1) /
+                      REFCL_MEM_BASE_ALIGN * REFCL_MEM_BASE_ALIGN;
         return CL_SUCCESS;
     default: {
         cl_int status = pointer_arg(c, i, &reach);
@@ -407,7 +408,7 @@ static void groups_piece(void *arg, size_t index)
     memcpy(args, c->args, sizeof(args));
     void *scratch = NULL;
     if (c->scratch &&
-        !(scratch = aligned_alloc(REFCL_BASE_ADDR_ALIGN, c->scratch))) {
+        !(scratch = aligned_alloc(REFCL_MEM_BASE_ALIGN, c->scratch))) {
         atomic_store(&c->out_of_memory, true);
         return;
     }

@@ -170,4 +170,8 @@ cl_ulong refcl_clock_ns(void);
  *  sub-device: the largest buffer or SVM allocation. */
 cl_ulong refcl_max_mem_alloc_size(void);
 
+/** The most bytes of __local memory a work-group may use:
+ *  CL_DEVICE_LOCAL_MEM_SIZE. */
+cl_ulong refcl_local_mem_size(void);
+
 #endif /* REFCL_DEVICE_H */

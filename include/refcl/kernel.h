@@ -160,14 +160,6 @@ void refcl_kernel_release(struct _cl_kernel *kernel);
 /** CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: the spec's minimum, 64 KiB. */
 #define REFCL_MAX_CONSTANT_BUFFER_SIZE (64u * 1024u)
 
-/** CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (long16, refcl/memory.h); also
- *  how refcl aligns each __local argument. */
-#define REFCL_BASE_ADDR_ALIGN REFCL_MEM_BASE_ALIGN
-
-/** The most bytes of __local memory a work-group may use:
- *  CL_DEVICE_LOCAL_MEM_SIZE. */
-cl_ulong refcl_local_mem_size(void);
-
 /* What kernels ask of memory objects beyond refcl/memory.h
  * (kernel/memory.c). */
 
