@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What refcl_bench's figures share (bench/refcl_bench.c), and the figures
  * that need things made first: memory objects (bench/memory.c), work on

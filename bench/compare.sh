@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # refcl against pocl, side by side (bench/README.md). Installs pocl if it is
 # missing, builds refcl and bench/refcl_bench, runs the bench against refcl
 # and against pocl alternately for several rounds, and prints one table:

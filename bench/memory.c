@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl_bench's memory figures (bench/README.md): buffer creation, and
  * 64 MiB moved by clEnqueueCopyBuffer and by a map and unmap, next to a

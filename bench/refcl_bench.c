@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl_bench: what an OpenCL platform layer costs the programs that use it,
  * measured through the ICD loader for whichever ICD the loader is pointed at

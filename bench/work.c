@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl_bench's figures of work on the device (bench/README.md):
  * an empty native kernel from enqueue to completion, and a saxpy over

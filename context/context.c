@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Contexts: clCreateContext, clCreateContextFromType, retain/release,
  * clGetContextInfo and clSetContextDestructorCallback.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's devices: creating and freeing them, the root device of each
  * platform (created with the hwloc topology by the first device query, never

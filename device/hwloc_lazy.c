@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hwloc, loaded on the first topology load instead of with librefcl.
  *

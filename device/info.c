@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * clGetDeviceInfo: every OpenCL 3.0 device query, the deprecated ones that
  * CL/cl.h still names included.

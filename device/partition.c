@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Partitioning a device on top of hwloc: clCreateSubDevices (parse the
  * property list, cut the device's cpuset into the sub-devices' cpusets,

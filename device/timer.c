@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Host and device timers. The device is the host CPU, so both timestamps
  * are one read of CLOCK_MONOTONIC in nanoseconds: exactly synchronized, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host machine as refcl's devices see it: read once from hwloc (and from
  * sysfs, procfs and the CPU itself where hwloc has no answer) on the first

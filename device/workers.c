@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A device's compute units at work (refcl/workers.h).
  *

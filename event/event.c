@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Events: their life cycle and callbacks, user events, clWaitForEvents,
  * clGetEventInfo and clGetEventProfilingInfo, retain/release. The commands

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The executor of a command-queue: one worker thread per queue, started by
  * its first enqueue and joined when the queue is destroyed, that takes the

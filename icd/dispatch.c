@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The dispatch table, the one name->function table behind every address
  * lookup, and the cl_khr_icd / cl_khr_icd 2.0 entry points that serve them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Joining names for CL_*_EXTENSIONS (the info-return helper itself is inline
  * in refcl/info.h). */
 #include "refcl/info.h"

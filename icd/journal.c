@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The call journal (REFCL_JOURNAL, docs/journal.md): a ring of the last
  * JOURNAL_SIZE calls that reached this library instance, the helpers the

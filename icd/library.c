@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Library unload: give back everything refcl allocated, so that loading and
  * unloading refcl (dlopen/dlclose) leaks nothing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Object pools: allocation, validation and dispatch-data propagation for
  * every CL object (see include/refcl/object.h for the why).

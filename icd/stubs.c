@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Every entry point refcl does not implement yet: the calls on images,
  * samplers and pipes (none can be created: image/image.c), the commands

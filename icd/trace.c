@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Call tracing: the printers behind the generated wrappers
  * (trace_wrappers.inc, one per entry point) and the writer that puts each

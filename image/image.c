@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Images and samplers, absent: CL_DEVICE_IMAGE_SUPPORT is CL_FALSE.
  * clGetSupportedImageFormats validates its arguments and lists no format;

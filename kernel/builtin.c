@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The built-in kernels: what refcl can run without a compiler. Chosen to
  * be useful for testing an OpenCL harness and, together, to exercise every

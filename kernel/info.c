@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Kernel queries: clGetKernelInfo, clGetKernelArgInfo (built-in kernels
  * know their arguments' names, types and qualifiers),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Kernel objects: clCreateKernel, clCreateKernelsInProgram, clCloneKernel,
  * retain/release, and their argument values (clSetKernelArg,

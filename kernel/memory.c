@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What kernels ask of memory objects and SVM beyond the memory layer
  * (refcl/memory.h, whose size, address, retain and release they use as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * clEnqueueNativeKernel: a C function of the application, run as a
  * command on the queue's worker thread, which is bound to the processing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * clEnqueueNDRangeKernel and clEnqueueTask: every check of OpenCL 3.0,
  * then a command that runs the kernel over the range, spread over the

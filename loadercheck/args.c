@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The arguments of a call, built from the entry point's parameter table:
  * the vendor's real objects for handles; for everything else, values refcl

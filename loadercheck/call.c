@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Calling an entry point through the loader and comparing what the
  * application saw with what refcl's journal says it received and answered

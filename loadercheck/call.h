@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One call of an entry point through the loader, and what refcl's journal
  * says arrived: the arguments are built from the entry's parameter table,

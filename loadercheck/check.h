@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl-loader-check's common types: the vendor setups (scenarios) it
  * runs a loader with, the checks of each, and what a check reports.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The checks made for every entry point: a real call (route), a call
  * whose result refcl is told to give (forced), both with every argument,

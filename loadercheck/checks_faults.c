@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A vendor that misbehaves (REFCL_FAULT) found first, a healthy one after
  * it: the loader must survive, keep the healthy vendor and route its calls;

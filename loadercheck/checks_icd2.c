@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cl_khr_icd 2.0 with several vendors at once: each ICD2 platform gets
  * its own dispatch data, once, and every object of the vendor carries it;

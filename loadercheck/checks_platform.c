@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What a loader answers itself: platform enumeration and its argument
  * errors, extension function lookup (routed by vendor suffix, or by

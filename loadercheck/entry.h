@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The entry points refcl-loader-check calls through a loader: every
  * dispatch slot a loader can reach off Windows, and refcl's own

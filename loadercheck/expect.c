@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Expectations: the checks a given loader is known to fail, each with the
  * reason, so that CI fails only when the results change. A line is

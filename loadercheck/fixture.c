@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The objects every check passes: one of each kind per vendor, made
  * through the vendor's own dispatch table rather than the loader's, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl-loader-check: tells an OpenCL ICD loader's developer, check by
  * check, whether the loader routes OpenCL correctly to its vendors. It

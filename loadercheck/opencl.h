@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The OpenCL headers as refcl-loader-check uses them: every API version's
  * declarations (deprecated ones included: a loader must route those too),

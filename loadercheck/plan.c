@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The scenarios (which vendors a loader is run with) and the checks made
  * in each, in the order they run. Check names are

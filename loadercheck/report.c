@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The report: a line per check, a table per entry point, coverage, the
  * closing count; the same results as JUnit XML for CI systems.

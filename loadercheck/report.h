@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The report (report.c) and the comparison with a loader's expectations
  * (expect.c).

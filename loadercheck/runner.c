@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Running a scenario's checks in child processes. A child sets the
  * scenario up (session_open: the loader, the vendors, their objects), then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Setting a child process up for one scenario: the environment that points
  * the loader at the scenario's vendors and nothing else, the loader itself,

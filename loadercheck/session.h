@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One child process's view of a scenario: the loader under test, loaded
  * with dlopen, and each vendor the scenario installed, reached both through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Installing a scenario's vendors in a temporary directory, without root:
  * a copy of librefcl per vendor (dlopen loads each copy as an instance of

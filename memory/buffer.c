@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Buffers: clCreateBuffer, clCreateBufferWithProperties, retain/release,
  * clSetMemObjectDestructorCallback, and what every memory object shares:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the memory commands of memory/ share: the checks every one starts
  * with, the payload header that holds their memory objects, the enqueue,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The buffer commands that move bytes in one line: clEnqueueReadBuffer,
  * clEnqueueWriteBuffer, clEnqueueCopyBuffer, clEnqueueFillBuffer, and

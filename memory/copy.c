@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The byte movers behind every memory command: copies, pattern fills and
  * rectangle copies. Large ones are cut into independent pieces that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cl_arm_import_memory (revision 4, the seed of refcl), with
  * cl_arm_import_memory_host and, where the kernel can make dma_bufs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * clGetMemObjectInfo: every OpenCL 3.0 memory object query. refcl has
  * buffers only (images and pipes cannot be created), so the sharing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * clEnqueueMapBuffer and clEnqueueUnmapMemObject, zero-copy: the device's
  * memory is the host's, so a map returns a pointer into the buffer itself

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The rectangle commands: clEnqueueReadBufferRect, clEnqueueWriteBufferRect
  * and clEnqueueCopyBufferRect, with every pitch rule, bounds checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Rectangles of bytes: the 2D and 3D regions of clEnqueue{Read,Write,
  * Copy}BufferRect. Private to memory/.

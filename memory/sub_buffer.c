@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * clCreateSubBuffer: a region of a buffer, sharing its bytes. A sub-buffer
  * holds a reference on its buffer, which therefore outlives it; there are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Shared virtual memory on a CPU: clSVMAlloc, clSVMFree and the SVM
  * commands. Host and device share one address space and one coherent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reads refcl's environment variables once (see refcl/config.h). Every
  * value is validated; a bad one is reported on stderr, naming the variable

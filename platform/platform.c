@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's platform: enumeration (clIcdGetPlatformIDsKHR, clGetPlatformIDs)
  * and clGetPlatformInfo. Enumeration allocates the platform objects only;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Building without a compiler: clBuildProgram and clCompileProgram validate
  * their arguments, record CL_BUILD_ERROR with the options and a log that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Program objects without a compiler: clCreateProgramWithSource keeps the
  * source; clCreateProgramWithBuiltInKernels makes a program of refcl's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The commands that need no kernel: clEnqueueMarkerWithWaitList,
  * clEnqueueBarrierWithWaitList and the OpenCL 1.1 clEnqueueMarker,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Command-queues: clCreateCommandQueue[WithProperties], retain/release,
  * clGetCommandQueueInfo, clSetCommandQueueProperty,

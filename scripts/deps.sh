@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what refcl needs to build and test, from Debian 12's packages.
 set -euo pipefail
 packages=(

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fetches Debian trixie's ocl-icd 2.3.3 (ICD2-aware) into DEST without
 # touching the system's apt setup: a private sources list, lists and cache,
 # then `apt-get download` and `dpkg -x`. Prints the library directory.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The README's first command: install dependencies, build refcl, and show it
 # working through the system's ICD loader with clinfo.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The README's second command: the whole test suite. Builds refcl with gcc
 # and clang (warnings are errors), then under AddressSanitizer +
 # UndefinedBehaviorSanitizer and ThreadSanitizer, runs CTest in each, and

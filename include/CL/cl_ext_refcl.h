@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's vendor extensions to the OpenCL API: include this header after (or
  * instead of) <CL/cl.h> to use them. Every name here is refcl's own and

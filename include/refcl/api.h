@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Declarations of every refcl entry point, one per dispatch slot, typed from
  * the Khronos cl_api_* pointer types so a definition that drifts from the

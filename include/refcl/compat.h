@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Definitions refcl needs that Debian bookworm's OpenCL headers (2023.02)
  * lack: the cl_khr_icd 2.0 tag and function types, and a few enums of newer

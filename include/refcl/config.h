@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's run-time configuration, read once from the environment: how many
  * platforms to show, their names and ICD suffixes, which cl_khr_icd version

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's contexts: a set of devices (root or sub-devices of one platform),
  * the properties they were created with, and the error-notification and

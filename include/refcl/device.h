@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's CPU devices. The machine is read once from hwloc (and sysfs where
  * hwloc has no answer) into an immutable struct refcl_topology; every device,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Every slot of struct _cl_icd_dispatch, in table order (Khronos cl_icd.h;
  * the table only ever grows at its end). One list drives the dispatch table

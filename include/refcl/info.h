@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The one info-return helper behind every clGet*Info entry point.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The call journal (REFCL_JOURNAL; cl_refcl_call_journal in
  * CL/cl_ext_refcl.h, docs/journal.md): what each call that reached refcl

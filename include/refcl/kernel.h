@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's kernels. refcl has no compiler: every kernel is one of the
  * built-in kernels of kernel/builtin.c, written in C against the

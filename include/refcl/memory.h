@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's memory objects: buffers, sub-buffers and imported memory
  * (cl_arm_import_memory). On a CPU device the device memory is host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The one header every refcl CL object starts with, and the pools that hand
  * objects out and recognise them again.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's platforms: created on first enumeration, without the hwloc
  * topology (enumerating platforms must stay cheap), and never freed while

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's program objects. refcl has no compiler: a program holds either
  * the source it was created with and the record of the builds it refused,

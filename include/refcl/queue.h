@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's command-queues: host queues on one device of their context,
  * in-order or out-of-order, optionally profiling. Each queue runs its

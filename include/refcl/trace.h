@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Call tracing (REFCL_TRACE; the line format is in docs/tracing.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Work on a device's compute units: the threads that run commands, where
  * they run, and the spreading of a command that can be cut into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * context/context: clCreateContext and clCreateContextFromType (properties,
  * device lists, callbacks), clGetContextInfo, reference counts, destructor

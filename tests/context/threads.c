@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * context/threads: contexts created, retained, queried and released from
  * many threads at once (run under ThreadSanitizer by scripts/test.sh).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * device/ids: clGetDeviceIDs for every device type and every error,
  * clRetainDevice / clReleaseDevice on the root device and on bad handles,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * device/info: every clGetDeviceInfo query of OpenCL 3.0 (and refcl's
  * CL_DEVICE_CPUSET_REFCL) answers with its exact size and, where refcl

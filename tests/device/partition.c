@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * device/partition: clCreateSubDevices with every scheme and affinity
  * domain, nested down to single units; every error code; the partition

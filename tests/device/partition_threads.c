@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * device/partition-threads: clCreateSubDevices, clRetainDevice and
  * clReleaseDevice from 8 threads at once on one shared parent. Threads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * device/timer: clGetHostTimer and clGetDeviceAndHostTimer read
  * CLOCK_MONOTONIC in nanoseconds: monotonic, equal to each other, between

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * event/event: markers and barriers with wait lists in in-order and
  * out-of-order queues (and the OpenCL 1.1 marker, barrier and wait calls),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * event/lifetime: an object dies when the application lets go of it.
  *

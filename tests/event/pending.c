@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * event/pending: queues released with work still pending. The work still
  * runs (its events complete), and once the last reference goes, on

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # icd/clinfo: clinfo, through the system's ICD loader (ocl-icd) pointed at
 # refcl alone, lists refcl's platform and device and reports no query as an
 # error. With a directory argument, through the ocl-icd found there instead.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * icd/dispatch: the dispatch table and cl_khr_icd 2.0.
  *

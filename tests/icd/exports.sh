@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # icd/exports: librefcl's dynamic symbols are exactly the three a loader
 # looks up by name, its soname is librefcl.so.1, and it neither names hwloc
 # as a dependency nor leaves an hwloc function undefined: hwloc is loaded on

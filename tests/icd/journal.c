@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * icd/journal, icd/journal-off: refcl's call journal (REFCL_JOURNAL,
  * cl_refcl_call_journal in CL/cl_ext_refcl.h). With REFCL_TEST_JOURNAL=on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * icd/lazy-hwloc: refcl maps hwloc's library only when the first device
  * query loads the topology, never to enumerate platforms, and when hwloc

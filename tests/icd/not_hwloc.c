@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A library that icd/lazy-hwloc-incomplete puts where refcl looks for
  * hwloc's soname: it loads, but has none of hwloc's functions.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * icd/objects: no fixed ceiling on live objects. refcl's handle validation
  * once rested on pools of 262,144 slots a type; now a pool grows with what

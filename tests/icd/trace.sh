@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # icd/trace-<route>: call tracing (REFCL_TRACE, docs/tracing.md) through
 # ocl-icd 2.3.1, ocl-icd 2.3.3 or linked directly (the route).
 #  - trace_app's trace, handles numbered (REFCL_TRACE_ADDRESSES=0), is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * icd/trace-*: the program tests/icd/trace.sh traces (REFCL_TRACE).
  *

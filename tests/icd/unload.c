@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * icd/unload: load and unload refcl repeatedly with dlopen/dlclose, the way
  * a loader does (RTLD_LOCAL, entry points found through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image/image: refcl has no image support (CL_DEVICE_IMAGE_SUPPORT is
  * CL_FALSE). clGetSupportedImageFormats succeeds with zero formats for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kernel/buffers: kernels on real memory objects. Each built-in kernel's
  * result, element by element, on buffers, sub-buffers and SVM

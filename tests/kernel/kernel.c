@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kernel/kernel: programs of built-in kernels (clCreateProgramWithBuiltInKernels
  * and what they answer), kernel objects (clCreateKernel,

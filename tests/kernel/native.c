@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kernel/native: clEnqueueNativeKernel — every error the specification
  * lists, the argument block copied at enqueue, the event, queue order, a

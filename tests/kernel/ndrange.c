@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kernel/ndrange: every check of clEnqueueNDRangeKernel and clEnqueueTask
  * (OpenCL 3.0), in refcl's order: the queue, the kernel, the program's

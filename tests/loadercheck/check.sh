@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # loadercheck/ocl-icd-<version>: refcl-loader-check against one version of
 # ocl-icd, compared with that version's expectations file (the checks it is
 # known to fail, each with the reason). A loader failing a check is a

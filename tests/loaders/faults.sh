@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # loaders/faults-<version>: how a real ICD loader reacts to each fault refcl
 # can inject (REFCL_FAULT) and to the classic-driver mode
 # (REFCL_ICD_VERSION=1). The reactions below were recorded with Debian's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * loaders/probe: what an application sees of refcl through whichever ICD
  * loader it is linked with, in one line that tests/loaders/faults.sh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memory/buffer: clCreateBuffer and clCreateBufferWithProperties with every
  * flag rule, size and host-pointer rule; clCreateSubBuffer with its bounds,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memory/commands: clEnqueueReadBuffer, clEnqueueWriteBuffer,
  * clEnqueueCopyBuffer, clEnqueueFillBuffer and clEnqueueMigrateMemObjects:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memory/dma-buf: cl_arm_import_memory_dma_buf. The test makes a dma_buf
  * itself, through udmabuf (a dma_buf over a memfd) or the system dma-heap,

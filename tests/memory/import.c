@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memory/import: cl_arm_import_memory and cl_arm_import_memory_host.
  * clImportMemoryARM is reached through the extension lookup, in every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memory/lifetime: a memory object dies when the application lets go and
  * its commands are done. Once the application has seen the last command

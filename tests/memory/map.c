@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memory/map: clEnqueueMapBuffer and clEnqueueUnmapMemObject, zero-copy:
  * every map of a buffer points into the buffer itself (host_ptr + offset

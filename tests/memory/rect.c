@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memory/rect: clEnqueueReadBufferRect, clEnqueueWriteBufferRect and
  * clEnqueueCopyBufferRect against a reference copy, 2D and 3D, with pitches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memory/svm: shared virtual memory on a CPU. The capabilities refcl
  * reports; clSVMAlloc's flags, sizes and alignments, clSVMFree; buffers

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # package/deb: refcl the way Debian users install it. Builds the packages
 # from a clean copy of the source tree, checks them with lintian, installs
 # them into this system with apt-get, checks that clinfo -l through the

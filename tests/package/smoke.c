@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * package/deb's program: what an application built against the installed
  * packages sees through the system's ICD loader. It finds the platform

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # platform/bad-config: a bad configuration value is a clear message on
 # stderr and the default, never a crash.
 set -u

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * platform/config-*: refcl's environment configuration as an application
  * sees it. REFCL_TEST_CONFIG says which registration this is:

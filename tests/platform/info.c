@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * platform/info: platform enumeration and every clGetPlatformInfo query:
  * exact values, both halves of the two-call size query, and every error.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * program/program: programs without a compiler. clCreateProgramWithSource
  * keeps the source; clBuildProgram and clCompileProgram refuse with

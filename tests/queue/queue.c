@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * queue/queue: clCreateCommandQueue and clCreateCommandQueueWithProperties
  * (valid and invalid properties, on root and sub-devices),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * queue/threads: THREADS threads enqueueing into shared in-order and
  * out-of-order queues and queues of their own, across queues through wait

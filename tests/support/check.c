@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared state and bad-handle factories for refcl's tests. */
 #include "check.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Minimal assertions for refcl's tests: every check names its expression and
  * both values, counts failures, and the test exits non-zero if any failed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The "direct" side of every test: the same test source, linked to librefcl
  * instead of an ICD loader. refcl exports only the three ICD symbols, so this

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs a test program through ocl-icd 2.3.3 (ICD2-aware), fetched by the
 # loaders/fetch fixture. Skips (77) with a message when it could not be had.
 set -u
