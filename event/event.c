@@ -160,13 +160,13 @@ void refcl_event_release(struct _cl_event *event)
         refcl_event_destroy(event);
 }
 
-/* Moves the callbacks whose status @p event has reached from its list to
- * the returned one: SUBMITTED ones first, then RUNNING, then COMPLETE, each
- * in registration order. Under the lock. */
-static struct refcl_callback *callbacks_due(struct _cl_event *event)
+/* Moves the callbacks that @p status reaches from @p event's list to the
+ * returned one: SUBMITTED ones first, then RUNNING, then COMPLETE, each in
+ * registration order. Under the event's lock. */
+static struct refcl_callback *callbacks_due(struct _cl_event *event,
+                                            cl_int status)
 {
     static const cl_int order[] = {CL_SUBMITTED, CL_RUNNING, CL_COMPLETE};
-    cl_int status = atomic_load_explicit(&event->status, memory_order_relaxed);
     struct refcl_callback *due = NULL, **due_tail = &due;
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         if (status > order[i])
@@ -203,7 +203,9 @@ static void waiters_wake(struct refcl_waiter *list)
 }
 
 /* refcl_event_set_status under the event's lock; a final status also
- * hands back the dependents to tell once it is dropped. */
+ * hands back the dependents to tell once it is dropped. Storing the status
+ * is the last access to @p event: from then on the application may see it,
+ * release the event and have its slot reused, without taking the lock. */
 static struct refcl_callback *transition(struct _cl_event *event,
                                          cl_int status, bool drop_ref,
                                          bool *last,
@@ -216,15 +218,17 @@ static struct refcl_callback *transition(struct _cl_event *event,
         *last = refcl_object_release(&event->obj);
     if (status >= CL_COMPLETE)
         event->times[CL_QUEUED - status] = refcl_clock_ns();
-    atomic_store_explicit(&event->status, status, memory_order_release);
-    struct refcl_callback *due = callbacks_due(event);
+    struct refcl_callback *due = callbacks_due(event, status);
+    struct refcl_waiter *waiters = NULL;
     *dependents = NULL;
     if (final) {
         *dependents = event->dependents;
         event->dependents = NULL;
-        waiters_wake(event->waiters);
+        waiters = event->waiters;
         event->waiters = NULL;
     }
+    atomic_store_explicit(&event->status, status, memory_order_release);
+    waiters_wake(waiters);
     return due;
 }
 
@@ -372,7 +376,8 @@ cl_int CL_API_CALL refcl_clSetEventCallback(
     *tail = cb;
     /* A status already reached calls it now: "when the execution status
      * ... changes to an execution status equal to or past the status". */
-    struct refcl_callback *due = callbacks_due(event);
+    struct refcl_callback *due = callbacks_due(
+        event, atomic_load_explicit(&event->status, memory_order_relaxed));
     pthread_mutex_unlock(lock);
     refcl_callbacks_run(event, due);
     return CL_SUCCESS;
