@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <string.h>
 
+#include "refcl/device.h"
 #include "refcl/kernel.h"
 
 #define KERNEL_VERSION CL_MAKE_VERSION(1, 0, 0)
@@ -241,13 +242,11 @@ const struct refcl_builtin *refcl_builtin_find(const char *name,
     return NULL;
 }
 
-const char *refcl_builtin_names(void)
+/* At load, before any call: the device layer lists the kernels and the
+ * program layer finds them through this, never by calling up here. */
+__attribute__((constructor)) static void builtins_register(void)
 {
-    return names;
-}
-
-const cl_name_version *refcl_builtin_versions(size_t *count)
-{
-    *count = BUILTIN_COUNT;
-    return versions;
+    static const struct refcl_builtin_list list = {
+        names, versions, BUILTIN_COUNT, refcl_builtin_find};
+    refcl_device_builtins_register(&list);
 }

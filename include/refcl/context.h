@@ -79,6 +79,11 @@ static inline void refcl_context_changed(struct _cl_context *context)
  */
 void refcl_context_wait(struct _cl_context *context);
 
+/** One reference less on @p context, which the caller holds, destroyed
+ *  with the last: clReleaseContext without the handle check, for refcl's
+ *  own references (queues, events, memory objects, programs). */
+void refcl_context_release(struct _cl_context *context);
+
 /** refcl_notify through @p context's callback. */
 #define refcl_context_notify(context, ...) \
     refcl_notify((context)->notify, (context)->notify_data, __VA_ARGS__)
