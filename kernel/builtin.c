@@ -242,11 +242,24 @@ const struct refcl_builtin *refcl_builtin_find(const char *name,
     return NULL;
 }
 
+const char *refcl_builtin_names(void)
+{
+    return names;
+}
+
+const cl_name_version *refcl_builtin_versions(size_t *count)
+{
+    *count = BUILTIN_COUNT;
+    return versions;
+}
+
 /* At load, before any call: the device layer lists the kernels and the
  * program layer finds them through this, never by calling up here. */
 __attribute__((constructor)) static void builtins_register(void)
 {
-    static const struct refcl_builtin_list list = {
-        names, versions, BUILTIN_COUNT, refcl_builtin_find};
+    static struct refcl_builtin_list list;
+    list.names = refcl_builtin_names();
+    list.versions = refcl_builtin_versions(&list.count);
+    list.find = refcl_builtin_find;
     refcl_device_builtins_register(&list);
 }

@@ -104,11 +104,15 @@ struct refcl_builtin {
 extern const struct refcl_builtin *const refcl_builtins[];
 extern const size_t refcl_builtin_count;
 
-/** The built-in kernel called @p name (@p length characters), or NULL.
- *  Registered at load with the device layer (refcl_device_builtins), with
- *  the names and versions CL_DEVICE_BUILT_IN_KERNELS* list. */
+/** The built-in kernel called @p name (@p length characters), or NULL. */
 const struct refcl_builtin *refcl_builtin_find(const char *name,
                                                size_t length);
+
+/** CL_DEVICE_BUILT_IN_KERNELS: the names, separated by ';'. */
+const char *refcl_builtin_names(void);
+
+/** CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION; @p count gets the entries. */
+const cl_name_version *refcl_builtin_versions(size_t *count);
 
 /** An argument's value as clSetKernelArg* left it. */
 struct refcl_kernel_arg {
