@@ -258,11 +258,13 @@ static void deps_register(struct _cl_event *command)
     }
 }
 
-/* Signals @p cond and bumps its counter, under the executor's lock. */
+/* Wakes whoever sleeps on @p cond — the worker, or every thread in
+ * clFinish on the queue — and bumps its counter, under the executor's
+ * lock. */
 static void wake(pthread_cond_t *cond, atomic_uint *signals)
 {
     atomic_fetch_add_explicit(signals, 1, memory_order_release);
-    pthread_cond_signal(cond);
+    pthread_cond_broadcast(cond);
 }
 
 void refcl_executor_dep_done(struct refcl_dep *dep, cl_int status)
