@@ -4,8 +4,9 @@
  * Eight queues of a context, each through one command; then thousands of
  * marker+clFinish round trips on the first: the seven idle queues' worker
  * threads stay asleep — their CPU time (/proc/self/task/<tid>/schedstat)
- * does not grow. And clWaitForEvents on an event of one queue returns at
- * that event's completion while another queue of the context is busy.
+ * does not grow. clWaitForEvents on an event of one queue returns at that
+ * event's completion while another queue of the context is busy; and
+ * every thread in clFinish on a queue wakes when its work is done.
  */
 #include <dirent.h>
 #include <pthread.h>
@@ -190,6 +191,34 @@ static void test_wait_while_other_busy(cl_context context,
     CHECK_EQ(clReleaseCommandQueue(b), CL_SUCCESS);
 }
 
+static void *finish(void *queue)
+{
+    CHECK_EQ(clFinish(queue), CL_SUCCESS);
+    return NULL;
+}
+
+/* Two threads in clFinish on one queue, asleep (the work they wait for is
+ * held back well past any spin): both return once it is done. */
+static void test_two_finishers(cl_context context, cl_device_id device)
+{
+    cl_int err = 1;
+    cl_command_queue queue =
+        clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    cl_event user = clCreateUserEvent(context, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    CHECK_EQ(clEnqueueMarkerWithWaitList(queue, 1, &user, NULL), CL_SUCCESS);
+    pthread_t threads[2];
+    for (int i = 0; i < 2; i++)
+        CHECK_EQ(pthread_create(&threads[i], NULL, finish, queue), 0);
+    nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+    CHECK_EQ(clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+    for (int i = 0; i < 2; i++)
+        pthread_join(threads[i], NULL);
+    CHECK_EQ(clReleaseEvent(user), CL_SUCCESS);
+    CHECK_EQ(clReleaseCommandQueue(queue), CL_SUCCESS);
+}
+
 int main(void)
 {
     cl_platform_id platform;
@@ -202,6 +231,7 @@ int main(void)
     CHECK_EQ(err, CL_SUCCESS);
     int skip = test_herd(context, device);
     test_wait_while_other_busy(context, device);
+    test_two_finishers(context, device);
     CHECK_EQ(clReleaseContext(context), CL_SUCCESS);
     if (skip && !test_failures) {
         fprintf(stderr, "no /proc/self/task/<tid>/schedstat: herd skipped\n");
