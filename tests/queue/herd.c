@@ -17,7 +17,7 @@
 #include "check.h"
 
 #define QUEUES 8
-#define ROUND_TRIPS 3000
+#define ROUND_TRIPS 2000
 /* CPU an idle worker may use while the busy queue does ROUND_TRIPS round
  * trips: a generous bound for a thread that should not run at all (a
  * wake-up per round trip costs a few microseconds each, many ms in all). */
