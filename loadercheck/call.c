@@ -89,6 +89,22 @@ static bool all_bytes(cl_ulong bits, size_t size, unsigned char byte)
     return size > 0;
 }
 
+/* Bytes of refcl's forced fill (refcl_journal_fill): each 0x40-0x7F,
+ * each one more than the one before it, modulo 64. */
+static bool forced_fill(cl_ulong bits, size_t size)
+{
+    if (size < 2)
+        return false;
+    for (size_t i = 0; i < size && i < sizeof(bits); i++) {
+        unsigned byte = (unsigned)(bits >> (8 * i)) & 0xFF;
+        unsigned before = (unsigned)(bits >> (8 * i - 8 * (i > 0))) & 0xFF;
+        if ((byte & 0xC0) != 0x40 ||
+            (i > 0 && (byte & 0x3F) != ((before + 1) & 0x3F)))
+            return false;
+    }
+    return true;
+}
+
 /* What a value is, when it is one of the checker's or refcl's sentinels. */
 static const char *sentinel_meaning(const struct call *call, cl_ulong bits,
                                     size_t size)
@@ -96,6 +112,8 @@ static const char *sentinel_meaning(const struct call *call, cl_ulong bits,
     cl_int code = (cl_int)(cl_uint)bits;
     if (all_bytes(bits, size, CHECKER_FILL))
         return " (the checker's 0xEE fill: nothing wrote it)";
+    if (call->pass == PASS_FORCED && forced_fill(bits, size))
+        return " (refcl's forced fill, bytes 0x40-0x7F)";
     if (call->pass == PASS_FORCED && size == sizeof(cl_int) &&
         code == call->forced_errcode)
         return " (the errcode_ret refcl was told to give)";
@@ -109,13 +127,13 @@ static const char *sentinel_meaning(const struct call *call, cl_ulong bits,
 static const char *code_text(const struct call *call, cl_ulong bits,
                              char *text, size_t size)
 {
+    (void)call;
     cl_int code = (cl_int)(cl_uint)bits;
     const char *name = code_name(code);
     if (name[0] == 'C')
         snprintf(text, size, "%s (%d)", name, code);
     else
-        snprintf(text, size, "%d%s", code,
-                 sentinel_meaning(call, bits, sizeof(cl_int)));
+        snprintf(text, size, "%s", name);
     return text;
 }
 

@@ -142,7 +142,7 @@ static _Noreturn void usage_error(const char *format, ...)
     fflush(stdout);
     fputs("refcl-loader-check: ", stderr);
     vfprintf(stderr, format, args);
-    fputs(" (--help shows the usage)\n", stderr);
+    fputc('\n', stderr);
     va_end(args);
     exit(2);
 }
@@ -153,7 +153,8 @@ static cl_ulong number_option(const char *text, const char *option)
     errno = 0;
     unsigned long long value = strtoull(text, &end, 0);
     if (errno || end == text || *end || text[0] == '-')
-        usage_error("%s takes a number, not '%s'", option, text);
+        usage_error("%s takes a number, not '%s' (--help shows the usage)",
+                    option, text);
     return value;
 }
 
@@ -193,7 +194,7 @@ static void parse(int argc, char **argv, struct options *options)
         case 'r': options->refcl = optarg; break;
         case 'o':
             if (options->only_count == 32)
-                usage_error("at most 32 --only patterns");
+                usage_error("at most 32 --only patterns are taken");
             options->only[options->only_count++] = optarg;
             break;
         case 's': options->seed = number_option(optarg, "--seed"); break;

@@ -47,6 +47,9 @@ static void report_line(int fd, size_t index, const struct outcome *outcome)
     for (char *c = detail; *c; c++)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
+    size_t length = strlen(detail); /* outcome_fail's "; " separators */
+    while (length && (detail[length - 1] == ' ' || detail[length - 1] == ';'))
+        detail[--length] = '\0';
     dprintf(fd, "R %zu %d %llu %s\n", index, (int)outcome->status,
             outcome->micros, detail);
 }
