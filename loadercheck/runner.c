@@ -139,10 +139,11 @@ static int read_line(struct reader *in, char *line, size_t size,
 static void fail(struct run *run, size_t index, const char *format,
                  const char *why)
 {
-    char detail[sizeof(run->outcomes[index].detail)];
+    char detail[4096]; /* room for a whole line from the child: cut below */
     snprintf(detail, sizeof(detail), format, why);
     run->outcomes[index].status = STATUS_FAIL;
-    copy_text(run->outcomes[index].detail, sizeof(detail), detail);
+    copy_text(run->outcomes[index].detail,
+              sizeof(run->outcomes[index].detail), detail);
     run->done[index] = true;
 }
 
