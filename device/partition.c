@@ -124,9 +124,10 @@ static cl_int request_parse(const cl_device_partition_property *properties,
                           "specified in properties are not valid\"");
     size_t end = scheme_parse(properties, req);
     if (end == 0)
-        return REFCL_FAIL(CL_INVALID_VALUE, "properties[0] 0x%lX: \"if "
-                          "values specified in properties are not valid\"",
-                          (unsigned long)properties[0]);
+        return REFCL_FAIL(CL_INVALID_VALUE, "{0x%lX, %ld, ...}: \"if values "
+                          "specified in properties are not valid\"",
+                          (unsigned long)properties[0],
+                          properties[0] ? (long)properties[1] : 0L);
     if (properties[end] != 0)
         return REFCL_FAIL(CL_INVALID_VALUE, "properties[%zu] %ld: \"Only one "
                           "of the listed partitioning schemes can be "
