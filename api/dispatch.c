@@ -333,7 +333,7 @@ cl_int CL_API_CALL refcl_clIcdSetPlatformDispatchDataKHR(
     cl_platform_id platform, void *disp_data)
 {
     if (!refcl_object_valid(platform, REFCL_PLATFORM))
-        return CL_INVALID_PLATFORM;
+        return refcl_invalid_handle(platform, REFCL_PLATFORM);
     refcl_objects_set_disp_data(platform, disp_data);
     return CL_SUCCESS;
 }

@@ -14,6 +14,7 @@
  * family by family with real implementations.
  */
 #include "refcl/api.h"
+#include "refcl/error.h"
 #include "refcl/object.h"
 
 /* The first failing check in @p codes, else CL_INVALID_OPERATION. */
@@ -22,7 +23,7 @@ static cl_int first_error(const cl_int *codes, size_t count)
     for (size_t i = 0; i < count; i++)
         if (codes[i] != CL_SUCCESS)
             return codes[i];
-    return CL_INVALID_OPERATION;
+    return REFCL_FAIL(CL_INVALID_OPERATION, "not implemented by refcl");
 }
 
 /* Runs every check (each is cheap and safe on any input) and returns the
@@ -46,10 +47,11 @@ static cl_int check_list(cl_uint count, const void *list, enum refcl_type type,
 {
     const void *const *handles = list;
     if ((handles == NULL) != (count == 0) || (kind == NON_EMPTY && count == 0))
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "count %u with a %s list", count,
+                          handles ? "non-NULL" : "NULL");
     for (cl_uint i = 0; i < count; i++)
         if (!refcl_object_valid(handles[i], type))
-            return refcl_invalid_code(type);
+            return refcl_invalid_handle(handles[i], type);
     return CL_SUCCESS;
 }
 
@@ -58,7 +60,10 @@ static cl_int check_wait_list(cl_uint count, const cl_event *list)
 {
     return check_list(count, list, REFCL_EVENT, MAY_BE_EMPTY) == CL_SUCCESS
                ? CL_SUCCESS
-               : CL_INVALID_EVENT_WAIT_LIST;
+               : REFCL_FAIL(CL_INVALID_EVENT_WAIT_LIST, "\"if event_wait_list "
+                            "is NULL and num_events_in_wait_list > 0, or ... "
+                            "or if event objects in event_wait_list are not "
+                            "valid events\"");
 }
 
 /* CL_INVALID_MEM_OBJECT "if image is not a valid image object" (or pipe
@@ -67,7 +72,8 @@ static cl_int check_wait_list(cl_uint count, const cl_event *list)
 static cl_int check_image_or_pipe(cl_mem mem)
 {
     (void)mem;
-    return CL_INVALID_MEM_OBJECT;
+    return REFCL_FAIL(CL_INVALID_MEM_OBJECT, "refcl has no image or pipe "
+                      "objects");
 }
 
 /* The way out of every entry point that returns an object or a pointer. */
@@ -307,7 +313,7 @@ cl_int CL_API_CALL refcl_clGetGLContextInfoKHR(
     const cl_context_properties *properties, cl_gl_context_info param_name,
     size_t param_value_size, void *param_value, size_t *param_value_size_ret)
 {
-    return CL_INVALID_OPERATION;
+    return REFCL_FAIL(CL_INVALID_OPERATION, "not implemented by refcl");
 }
 
 cl_event CL_API_CALL refcl_clCreateEventFromGLsyncKHR(cl_context context,

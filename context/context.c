@@ -57,18 +57,31 @@ static cl_int properties_parse(struct context_request *req)
         switch (p[0]) {
         case CL_CONTEXT_PLATFORM:
             if (req->platform)
-                return CL_INVALID_PROPERTY;
+                return REFCL_FAIL(CL_INVALID_PROPERTY, "CL_CONTEXT_PLATFORM "
+                                  "twice: \"if the same property name is "
+                                  "specified more than once\"");
             if (!refcl_object_valid((const void *)p[1], REFCL_PLATFORM))
-                return CL_INVALID_PLATFORM;
+                return refcl_invalid_handle((const void *)p[1],
+                                            REFCL_PLATFORM);
             req->platform = (struct _cl_platform_id *)p[1];
             break;
         case CL_CONTEXT_INTEROP_USER_SYNC:
-            if (seen_sync || (p[1] != CL_TRUE && p[1] != CL_FALSE))
-                return CL_INVALID_PROPERTY;
+            if (seen_sync)
+                return REFCL_FAIL(CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_"
+                                  "USER_SYNC twice: \"if the same property "
+                                  "name is specified more than once\"");
+            if (p[1] != CL_TRUE && p[1] != CL_FALSE)
+                return REFCL_FAIL(CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_"
+                                  "USER_SYNC %ld: \"if the value specified "
+                                  "for a supported property name is not "
+                                  "valid\"", (long)p[1]);
             seen_sync = true;
             break;
         default:
-            return CL_INVALID_PROPERTY;
+            return REFCL_FAIL(CL_INVALID_PROPERTY, "property 0x%lX: \"if "
+                              "context property name in properties is not "
+                              "a supported property name\"",
+                              (unsigned long)p[0]);
         }
     }
     req->properties_len = p ? (size_t)(p - req->properties) + 1 : 0;
@@ -122,12 +135,14 @@ static struct _cl_context *context_create(const struct context_request *req,
     struct _cl_context *context =
         refcl_object_alloc(REFCL_CONTEXT, &platform->obj, platform, NULL);
     size_t props_bytes = req->properties_len * sizeof(cl_context_properties);
-    *err = CL_OUT_OF_HOST_MEMORY;
-    if (!context)
+    if (!context) {
+        *err = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the context");
         return NULL;
+    }
     context->devices = malloc(count * sizeof(cl_device_id));
     context->properties = props_bytes ? malloc(props_bytes) : NULL;
     if (!context->devices || (props_bytes && !context->properties)) {
+        *err = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the context");
         context_destroy(&context->obj);
         return NULL;
     }
@@ -162,7 +177,9 @@ static cl_int request_init(struct context_request *req,
     *req = (struct context_request){properties, 0, NULL, notify, user_data};
     /* CL_INVALID_VALUE "if pfn_notify is NULL but user_data is not NULL". */
     if (!notify && user_data)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "user_data without pfn_notify: "
+                          "\"if pfn_notify is NULL but user_data is not "
+                          "NULL\"");
     return properties_parse(req);
 }
 
@@ -174,21 +191,33 @@ static cl_context create(const struct context_request *req,
     /* CL_INVALID_VALUE "if devices is NULL" or "if num_devices is equal to
      * zero". */
     if (!devices || num_devices == 0)
-        return creation_failed(req, CL_INVALID_VALUE, errcode_ret,
-                               "no devices given");
+        return creation_failed(
+            req,
+            REFCL_FAIL(CL_INVALID_VALUE, "%s: \"if devices is NULL\" or \"if "
+                       "num_devices is equal to zero\"",
+                       devices ? "num_devices 0" : "devices NULL"),
+            errcode_ret, "no devices given");
     cl_device_id *unique = malloc(num_devices * sizeof(cl_device_id));
     if (!unique)
-        return creation_failed(req, CL_OUT_OF_HOST_MEMORY, errcode_ret,
-                               "out of host memory");
+        return creation_failed(req,
+                               REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory "
+                                          "for %u handles", num_devices),
+                               errcode_ret, "out of host memory");
     struct _cl_platform_id *platform = req->platform;
     cl_uint count = 0;
     for (cl_uint i = 0; i < num_devices; i++) {
         /* CL_INVALID_DEVICE "if devices contains an invalid device"; a
          * device of another platform is not valid in this context. */
-        if (!refcl_object_valid(devices[i], REFCL_DEVICE) ||
-            (platform && devices[i]->obj.platform != platform)) {
+        cl_int bad = CL_SUCCESS;
+        if (!refcl_object_valid(devices[i], REFCL_DEVICE))
+            bad = refcl_invalid_handle(devices[i], REFCL_DEVICE);
+        else if (platform && devices[i]->obj.platform != platform)
+            bad = REFCL_FAIL(CL_INVALID_DEVICE, "devices[%u] of another "
+                             "platform: \"if devices contains an invalid "
+                             "device\"", i);
+        if (bad != CL_SUCCESS) {
             free(unique);
-            return creation_failed(req, CL_INVALID_DEVICE, errcode_ret,
+            return creation_failed(req, bad, errcode_ret,
                                    "devices contains an invalid device");
         }
         platform = devices[i]->obj.platform;
@@ -234,8 +263,10 @@ cl_context CL_API_CALL refcl_clCreateContextFromType(
      * selected is implementation-defined": refcl's default platform. */
     struct _cl_platform_id *platform = refcl_platform_resolve(req.platform);
     if (!platform)
-        return creation_failed(&req, CL_INVALID_PLATFORM, errcode_ret,
-                               "no platform");
+        return creation_failed(&req,
+                               refcl_invalid_handle(req.platform,
+                                                    REFCL_PLATFORM),
+                               errcode_ret, "no platform");
     cl_device_id device;
     err = refcl_clGetDeviceIDs(platform, device_type, 1, &device, NULL);
     if (err != CL_SUCCESS)
@@ -268,7 +299,7 @@ cl_int CL_API_CALL refcl_clGetContextInfo(cl_context context,
                                           size_t *param_value_size_ret)
 {
     if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return CL_INVALID_CONTEXT;
+        return refcl_invalid_handle(context, REFCL_CONTEXT);
     const void *value;
     size_t size;
     cl_uint refcount;
@@ -292,9 +323,9 @@ cl_int CL_API_CALL refcl_clGetContextInfo(cl_context context,
         size = context->properties_len * sizeof(cl_context_properties);
         break;
     default:
-        /* CL_INVALID_VALUE "if param_name is not one of the supported
-         * values". */
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
     }
     return refcl_info_return(value, size, param_value_size, param_value,
                              param_value_size_ret);
@@ -308,12 +339,14 @@ cl_int CL_API_CALL refcl_clSetContextDestructorCallback(
     void *user_data)
 {
     if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return CL_INVALID_CONTEXT;
+        return refcl_invalid_handle(context, REFCL_CONTEXT);
     if (!pfn_notify)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE,
+                          "pfn_notify NULL: \"if pfn_notify is NULL\"");
     struct refcl_destructor *d = malloc(sizeof(*d));
     if (!d)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                          "no memory for the callback");
     d->fn = pfn_notify;
     d->user_data = user_data;
     d->next = atomic_load_explicit(&context->destructors,

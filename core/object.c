@@ -299,10 +299,27 @@ cl_int refcl_invalid_code(enum refcl_type type)
     return codes[type];
 }
 
+cl_int refcl_invalid_handle(const void *handle, enum refcl_type type)
+{
+    static const char *const reasons[REFCL_TYPE_COUNT] = {
+        [REFCL_PLATFORM] = "not a live cl_platform_id",
+        [REFCL_DEVICE] = "not a live cl_device_id",
+        [REFCL_CONTEXT] = "not a live cl_context",
+        [REFCL_QUEUE] = "not a live cl_command_queue",
+        [REFCL_MEM] = "not a live cl_mem",
+        [REFCL_PROGRAM] = "not a live cl_program",
+        [REFCL_KERNEL] = "not a live cl_kernel",
+        [REFCL_EVENT] = "not a live cl_event",
+        [REFCL_SAMPLER] = "not a live cl_sampler",
+    };
+    return refcl_reason_handle(refcl_invalid_code(type), (int)type, handle,
+                               reasons[type]);
+}
+
 cl_int refcl_handle_retain(void *handle, enum refcl_type type)
 {
     if (!refcl_object_valid(handle, type))
-        return refcl_invalid_code(type);
+        return refcl_invalid_handle(handle, type);
     refcl_object_retain(handle);
     return CL_SUCCESS;
 }
@@ -311,7 +328,7 @@ cl_int refcl_handle_release(void *handle, enum refcl_type type,
                             void (*destroy)(struct refcl_object *obj))
 {
     if (!refcl_object_valid(handle, type))
-        return refcl_invalid_code(type);
+        return refcl_invalid_handle(handle, type);
     if (refcl_object_release(handle))
         destroy(handle);
     return CL_SUCCESS;

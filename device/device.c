@@ -20,8 +20,11 @@
     (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |   \
      CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM)
 
-static pthread_once_t roots_once = PTHREAD_ONCE_INIT;
-static cl_int roots_status = CL_OUT_OF_HOST_MEMORY;
+/* Held while creating the root devices; roots_ready once all exist. A
+ * creation that failed (a transient lack of memory) is not remembered: the
+ * next query tries again, from the first platform still without a root. */
+static pthread_mutex_t roots_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool roots_ready;
 /* Root devices created so far, kept here so that teardown never has to
  * enumerate (and thereby create) the platforms. */
 static struct _cl_device_id *roots[REFCL_MAX_PLATFORMS];
@@ -43,7 +46,8 @@ static cl_int device_describe(const struct refcl_topology *topo,
 {
     int units = hwloc_bitmap_weight(device->cpuset);
     if (units <= 0)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "the device's cpuset has "
+                          "%d processing units", units);
     device->compute_units = (cl_uint)units;
     device->global_mem_cache_size =
         refcl_topology_llc_share(topo, device->cpuset);
@@ -108,7 +112,7 @@ static void roots_create(void)
     cl_uint count = refcl_platforms(&platforms);
     if (!topo || count == 0)
         return;
-    for (cl_uint i = 0; i < count && i < REFCL_MAX_PLATFORMS; i++) {
+    for (cl_uint i = root_count; i < count && i < REFCL_MAX_PLATFORMS; i++) {
         struct _cl_device_id *device = refcl_device_create(
             platforms[i], NULL, hwloc_bitmap_dup(topo->allowed), NULL, 0);
         if (!device)
@@ -116,13 +120,23 @@ static void roots_create(void)
         roots[root_count++] = device;
         platforms[i]->root = device;
     }
-    roots_status = CL_SUCCESS;
+    atomic_store_explicit(&roots_ready, true, memory_order_release);
 }
 
 cl_int refcl_root_devices_init(void)
 {
-    pthread_once(&roots_once, roots_create);
-    return roots_status;
+    if (atomic_load_explicit(&roots_ready, memory_order_acquire))
+        return CL_SUCCESS;
+    pthread_mutex_lock(&roots_lock);
+    if (!atomic_load_explicit(&roots_ready, memory_order_relaxed))
+        roots_create();
+    pthread_mutex_unlock(&roots_lock);
+    if (atomic_load_explicit(&roots_ready, memory_order_relaxed))
+        return CL_SUCCESS;
+    /* CL_OUT_OF_HOST_MEMORY "if there is a failure to allocate resources
+     * required by the OpenCL implementation on the host". */
+    return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "the CPU device could not be "
+                      "created (memory, or hwloc's topology)");
 }
 
 void refcl_root_devices_teardown(void)
@@ -134,7 +148,7 @@ void refcl_root_devices_teardown(void)
         roots[i] = NULL;
     }
     root_count = 0;
-    roots_status = CL_OUT_OF_HOST_MEMORY;
+    atomic_store_explicit(&roots_ready, false, memory_order_relaxed);
     refcl_topology_teardown();
 }
 
@@ -156,22 +170,24 @@ cl_int CL_API_CALL refcl_clGetDeviceIDs(cl_platform_id platform,
      * implementation-defined"). */
     struct _cl_platform_id *p = refcl_platform_resolve(platform);
     if (!p)
-        return CL_INVALID_PLATFORM;
-    /* CL_INVALID_DEVICE_TYPE "if device_type is not a valid value". */
+        return refcl_invalid_handle(platform, REFCL_PLATFORM);
     if (device_type != CL_DEVICE_TYPE_ALL &&
         (device_type == 0 || (device_type & ~DEVICE_TYPE_BITS) != 0))
-        return CL_INVALID_DEVICE_TYPE;
-    /* CL_INVALID_VALUE "if num_entries is equal to zero and devices is not
-     * NULL or if both num_devices and devices are NULL". */
-    if ((num_entries == 0 && devices) || (!devices && !num_devices))
-        return CL_INVALID_VALUE;
-    /* CL_DEVICE_NOT_FOUND "if no OpenCL devices that matched device_type
-     * were found"; decided before loading the topology, so that asking for
-     * GPUs stays cheap. */
+        return REFCL_FAIL(CL_INVALID_DEVICE_TYPE, "device_type 0x%llX: \"if "
+                          "device_type is not a valid value\"",
+                          (unsigned long long)device_type);
+    if (num_entries == 0 && devices)
+        return REFCL_FAIL(CL_INVALID_VALUE, "num_entries 0: \"if num_entries "
+                          "is equal to zero and devices is not NULL\"");
+    if (!devices && !num_devices)
+        return REFCL_FAIL(CL_INVALID_VALUE, "\"if both num_devices and "
+                          "devices are NULL\"");
+    /* Decided before loading the topology, so that asking for GPUs stays
+     * cheap. */
     if (!device_type_matches(device_type))
-        return CL_DEVICE_NOT_FOUND;
-    /* CL_OUT_OF_HOST_MEMORY "if there is a failure to allocate resources
-     * required by the OpenCL implementation on the host". */
+        return REFCL_FAIL(CL_DEVICE_NOT_FOUND, "device_type 0x%llX: \"if no "
+                          "OpenCL devices that matched device_type were "
+                          "found\"", (unsigned long long)device_type);
     cl_int status = refcl_root_devices_init();
     if (status != CL_SUCCESS)
         return status;

@@ -19,7 +19,6 @@
 #include "refcl/device.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -125,17 +124,17 @@ _Static_assert(sizeof(struct hwloc_functions) ==
                    HWLOC_FUNCTION_COUNT * sizeof(void *),
                "one slot per function");
 
-/* Written once by hwloc_resolve (under hwloc_once, before the topology
+/* Written by hwloc_resolve (under the topology's lock, before the topology
  * loads); refcl calls hwloc only on the loaded topology's objects, so every
- * call comes after that pthread_once or the acquire load of
- * refcl_topology_loaded. */
+ * call comes after that lock or the acquire load of refcl_topology_loaded. */
 static union {
     struct hwloc_functions fn;
     void *slot[HWLOC_FUNCTION_COUNT];
 } hwloc;
 
-static pthread_once_t hwloc_once = PTHREAD_ONCE_INIT;
 static bool hwloc_usable;
+/* Why hwloc is missing is said once, not at every query that tries again. */
+static bool hwloc_complained;
 /* hwloc's library as refcl opened it; NULL before the first topology load
  * and when the program provides every function. */
 static void *hwloc_library;
@@ -150,8 +149,9 @@ static void *hwloc_symbol(const char *name)
     if (!hwloc_library)
         hwloc_library = dlopen(REFCL_HWLOC_SONAME, RTLD_NOW | RTLD_LOCAL);
     symbol = hwloc_library ? dlsym(hwloc_library, name) : NULL;
-    if (!symbol) {
+    if (!symbol && !hwloc_complained) {
         const char *why = dlerror();
+        hwloc_complained = true;
         fprintf(stderr,
                 "refcl: cannot load hwloc (" REFCL_HWLOC_SONAME
                 "), so there are no devices: %s\n",
@@ -172,7 +172,8 @@ static void hwloc_resolve(void)
 
 bool refcl_hwloc_open(void)
 {
-    pthread_once(&hwloc_once, hwloc_resolve);
+    if (!hwloc_usable)
+        hwloc_resolve();
     return hwloc_usable;
 }
 

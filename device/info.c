@@ -355,10 +355,10 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     static const size_t work_item_sizes[MAX_WORK_ITEM_DIMENSIONS] = {
         MAX_WORK_ITEM_SIZE, MAX_WORK_ITEM_SIZE, MAX_WORK_ITEM_SIZE};
 
-    /* CL_INVALID_DEVICE "if device is not valid". refcl_invalid_code is
+    /* CL_INVALID_DEVICE "if device is not valid". refcl_invalid_handle is
      * cold: the compiler moves this path out of the way. */
     if (!refcl_object_valid(device, REFCL_DEVICE))
-        return refcl_invalid_code(REFCL_DEVICE);
+        return refcl_invalid_handle(device, REFCL_DEVICE);
     /* A live device was made from the loaded topology (refcl_device_create
      * asks for it), so this load needs no refcl_topology_get, whose call
      * would give every query a stack frame. NULL only while the library
@@ -366,7 +366,7 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     const struct refcl_topology *topo =
         atomic_load_explicit(&refcl_topology_loaded, memory_order_acquire);
     if (!topo)
-        return refcl_invalid_code(REFCL_DEVICE);
+        return refcl_invalid_handle(device, REFCL_DEVICE);
     const struct query q = {param_value_size, param_value,
                             param_value_size_ret};
 
@@ -609,10 +609,11 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
          * table's range twice on every query. */
         if (param_name == CL_DEVICE_CPUSET_REFCL) /* cl_refcl_device_cpuset */
             return reply_cpuset(device, q.size, q.value, q.size_ret);
-        /* CL_INVALID_VALUE "if param_name is not one of the supported
-         * values ... or if param_name is a value that is available as an
+        /* ... "or if param_name is a value that is available as an
          * extension and the corresponding extension is not supported by
          * the device". */
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
     }
 }

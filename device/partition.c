@@ -120,10 +120,19 @@ static cl_int request_parse(const cl_device_partition_property *properties,
      * after the scheme ("Only one of the listed partitioning schemes can be
      * specified in properties"). */
     if (!properties)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "properties NULL: \"if values "
+                          "specified in properties are not valid\"");
     size_t end = scheme_parse(properties, req);
-    if (end == 0 || properties[end] != 0)
-        return CL_INVALID_VALUE;
+    if (end == 0)
+        return REFCL_FAIL(CL_INVALID_VALUE, "{0x%lX, %ld, ...}: \"if values "
+                          "specified in properties are not valid\"",
+                          (unsigned long)properties[0],
+                          properties[0] ? (long)properties[1] : 0L);
+    if (properties[end] != 0)
+        return REFCL_FAIL(CL_INVALID_VALUE, "properties[%zu] %ld: \"Only one "
+                          "of the listed partitioning schemes can be "
+                          "specified in properties\"",
+                          end, (long)properties[end]);
     req->scheme = properties[0];
     req->len = end + 1;
     return CL_SUCCESS;
@@ -135,10 +144,11 @@ static cl_int pieces_add(struct pieces *pieces, hwloc_const_bitmap_t set)
 {
     if (pieces->sets) {
         if (pieces->count == pieces->room) /* never: hwloc's view is fixed */
-            return CL_OUT_OF_HOST_MEMORY;
+            return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "more pieces than "
+                              "planned (%u)", pieces->room);
         pieces->sets[pieces->count] = hwloc_bitmap_dup(set);
         if (!pieces->sets[pieces->count])
-            return CL_OUT_OF_HOST_MEMORY;
+            return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for a cpuset");
     }
     pieces->count++;
     return CL_SUCCESS;
@@ -162,7 +172,9 @@ static cl_int level_pieces(const struct refcl_topology *topo,
 {
     hwloc_bitmap_t left = hwloc_bitmap_dup(cpuset);
     hwloc_bitmap_t piece = hwloc_bitmap_alloc();
-    cl_int status = left && piece ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    cl_int status = left && piece ? CL_SUCCESS
+                                  : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                               "no memory for a cpuset");
     hwloc_obj_t obj = NULL;
     while (status == CL_SUCCESS &&
            (obj = hwloc_get_next_obj_by_type(topo->topo, type, obj))) {
@@ -170,7 +182,8 @@ static cl_int level_pieces(const struct refcl_topology *topo,
             continue;
         if (hwloc_bitmap_and(piece, obj->cpuset, left) != 0 ||
             hwloc_bitmap_andnot(left, left, piece) != 0)
-            status = CL_OUT_OF_HOST_MEMORY;
+            status = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                "no memory for a cpuset");
         else
             status = pieces_add(out, piece);
     }
@@ -194,7 +207,9 @@ static cl_int run_pieces(const struct refcl_topology *topo,
                          struct pieces *out)
 {
     hwloc_bitmap_t run = hwloc_bitmap_alloc();
-    cl_int status = run ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    cl_int status = run ? CL_SUCCESS
+                        : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                     "no memory for a cpuset");
     hwloc_obj_t pu = NULL;
     for (cl_uint i = 0; i < count && status == CL_SUCCESS; i++) {
         hwloc_bitmap_zero(run);
@@ -206,7 +221,8 @@ static cl_int run_pieces(const struct refcl_topology *topo,
             pu = hwloc_get_next_obj_inside_cpuset_by_type(
                 topo->topo, cpuset, HWLOC_OBJ_PU, pu);
             if (!pu || hwloc_bitmap_set(run, pu->os_index) != 0)
-                status = CL_OUT_OF_HOST_MEMORY;
+                status = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                    "no memory for a cpuset");
         }
         if (status == CL_SUCCESS)
             status = pieces_add(out, run);
@@ -225,12 +241,16 @@ static cl_int plan_equally(const struct _cl_device_id *device,
      * compute units requested exceeds CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS
      * for in_device". */
     if (req->units > device->compute_units)
-        return CL_INVALID_DEVICE_PARTITION_COUNT;
-    /* CL_DEVICE_PARTITION_FAILED "if the partition name is supported by the
-     * implementation but in_device could not be further partitioned": one
-     * sub-device of every unit would be the device itself. */
+        return REFCL_FAIL(CL_INVALID_DEVICE_PARTITION_COUNT, "EQUALLY %u of "
+                          "%u units: \"the total number of compute units "
+                          "requested exceeds "
+                          "CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS\"",
+                          req->units, device->compute_units);
+    /* One sub-device of every unit would be the device itself. */
     if (req->units == device->compute_units)
-        return CL_DEVICE_PARTITION_FAILED;
+        return REFCL_FAIL(CL_DEVICE_PARTITION_FAILED, "EQUALLY %u of %u "
+                          "units: \"in_device could not be further "
+                          "partitioned\"", req->units, device->compute_units);
     plan->count = device->compute_units / req->units;
     return CL_SUCCESS;
 }
@@ -243,7 +263,10 @@ static cl_int plan_by_counts(const struct _cl_device_id *device,
         /* CL_INVALID_DEVICE_PARTITION_COUNT if "the number of compute units
          * requested for one or more sub-devices is less than zero". */
         if (req->counts[i] < 0)
-            return CL_INVALID_DEVICE_PARTITION_COUNT;
+            return REFCL_FAIL(CL_INVALID_DEVICE_PARTITION_COUNT, "count %ld: "
+                              "\"the number of compute units requested for "
+                              "one or more sub-devices is less than zero\"",
+                              (long)req->counts[i]);
         /* ... or "the total number of compute units requested exceeds
          * CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS for in_device". Every count
          * is at least 1, so this also refuses more sub-devices than units,
@@ -252,14 +275,22 @@ static cl_int plan_by_counts(const struct _cl_device_id *device,
          * CL_DEVICE_PARTITION_MAX_SUB_DEVICES"). */
         total += (cl_ulong)req->counts[i];
         if (total > device->compute_units)
-            return CL_INVALID_DEVICE_PARTITION_COUNT;
+            return REFCL_FAIL(CL_INVALID_DEVICE_PARTITION_COUNT, "counts "
+                              "total %llu of %u units: \"the total number of "
+                              "compute units requested exceeds "
+                              "CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS\"",
+                              (unsigned long long)total,
+                              device->compute_units);
     }
     /* CL_DEVICE_PARTITION_FAILED "if ... in_device could not be further
      * partitioned": one count of every unit is the device itself. On a
      * single unit (CL_DEVICE_PARTITION_MAX_SUB_DEVICES 0) this is the
      * answer to {1}, not the sub-device limit. */
     if (req->count_len == 1 && total == device->compute_units)
-        return CL_DEVICE_PARTITION_FAILED;
+        return REFCL_FAIL(CL_DEVICE_PARTITION_FAILED, "BY_COUNTS {%u} of %u "
+                          "units: \"in_device could not be further "
+                          "partitioned\"", device->compute_units,
+                          device->compute_units);
     plan->count = (cl_uint)req->count_len;
     return CL_SUCCESS;
 }
@@ -294,7 +325,10 @@ static cl_int plan_by_affinity(const struct refcl_topology *topo,
          * not supported by the device": no domain of the level over the
          * device's units. */
         if (!next && plan->count == 0)
-            return CL_INVALID_VALUE;
+            return REFCL_FAIL(CL_INVALID_VALUE, "affinity domain 0x%llX: \"if "
+                              "values specified in properties are valid but "
+                              "not supported by the device\"",
+                              (unsigned long long)req->domain);
         if (!next)
             break;
     }
@@ -302,7 +336,9 @@ static cl_int plan_by_affinity(const struct refcl_topology *topo,
      * implementation but in_device could not be further partitioned": one
      * domain of the level over the device (for NEXT_PARTITIONABLE: at most
      * one of every level). */
-    return CL_DEVICE_PARTITION_FAILED;
+    return REFCL_FAIL(CL_DEVICE_PARTITION_FAILED, "affinity domain 0x%llX: "
+                      "\"in_device could not be further partitioned\"",
+                      (unsigned long long)req->domain);
 }
 
 static cl_int plan_make(const struct refcl_topology *topo,
@@ -343,7 +379,8 @@ static cl_int pieces_make(const struct refcl_topology *topo,
 {
     pieces->sets = calloc(plan->count, sizeof(*pieces->sets));
     if (!pieces->sets)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for %u cpusets",
+                          plan->count);
     pieces->room = plan->count;
     if (plan->level)
         return level_pieces(topo, device->cpuset, plan->level->type, pieces);
@@ -362,7 +399,9 @@ static cl_int devices_create(struct _cl_device_id *parent,
                              cl_device_id *out)
 {
     cl_device_id *made = calloc(pieces->count, sizeof(*made));
-    cl_int status = made ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    cl_int status = made ? CL_SUCCESS
+                         : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for "
+                                      "%u handles", pieces->count);
     cl_uint i;
     for (i = 0; status == CL_SUCCESS && i < pieces->count; i++) {
         made[i] = refcl_device_create(
@@ -370,7 +409,8 @@ static cl_int devices_create(struct _cl_device_id *parent,
             partition_type_make(properties, req, plan), req->len);
         pieces->sets[i] = NULL;
         if (!made[i])
-            status = CL_OUT_OF_HOST_MEMORY;
+            status = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for "
+                                "sub-device %u", i);
     }
     if (status == CL_SUCCESS)
         memcpy(out, made, pieces->count * sizeof(*made));
@@ -392,7 +432,7 @@ cl_int CL_API_CALL refcl_clCreateSubDevices(
     /* A device exists only once the topology has loaded. */
     const struct refcl_topology *topo = refcl_topology_get();
     if (!topo)
-        return CL_INVALID_DEVICE;
+        return refcl_invalid_handle(in_device, REFCL_DEVICE);
 
     struct request req;
     struct plan plan = {0};
@@ -404,7 +444,10 @@ cl_int CL_API_CALL refcl_clCreateSubDevices(
     /* CL_INVALID_VALUE "if out_devices is not NULL and num_devices is less
      * than the number of sub-devices created by the partition scheme". */
     if (out_devices && num_devices < plan.count)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "num_devices %u < %u: \"if "
+                          "out_devices is not NULL and num_devices is less "
+                          "than the number of sub-devices created by the "
+                          "partition scheme\"", num_devices, plan.count);
 
     /* "If out_devices is NULL, this argument is ignored": count only.
      * CL_OUT_OF_HOST_MEMORY "if there is a failure to allocate resources
@@ -436,7 +479,8 @@ cl_int CL_API_CALL refcl_clCreateSubDevicesEXT(
     cl_int status = refcl_object_check(in_device, REFCL_DEVICE);
     if (status != CL_SUCCESS)
         return status;
-    return CL_INVALID_OPERATION;
+    return REFCL_FAIL(CL_INVALID_OPERATION,
+                      "cl_ext_device_fission is not supported");
 }
 
 /* ---- what a device answers ------------------------------------------------ */
@@ -448,7 +492,7 @@ cl_int refcl_partition_describe(const struct refcl_topology *topology,
     for (size_t i = 0; i < LEVEL_COUNT && device->compute_units >= 2; i++) {
         cl_uint count;
         if (level_count(topology, device, &levels[i], &count) != CL_SUCCESS)
-            return CL_OUT_OF_HOST_MEMORY;
+            return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for a cpuset");
         if (count >= 2)
             domains |= levels[i].domain;
     }

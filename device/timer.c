@@ -25,9 +25,12 @@ cl_int CL_API_CALL refcl_clGetDeviceAndHostTimer(cl_device_id device,
                                                  cl_ulong *host_timestamp)
 {
     if (!refcl_object_valid(device, REFCL_DEVICE))
-        return CL_INVALID_DEVICE;
+        return refcl_invalid_handle(device, REFCL_DEVICE);
     if (!device_timestamp || !host_timestamp)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "%s NULL: \"if host_timestamp "
+                          "or device_timestamp is NULL\"",
+                          device_timestamp ? "host_timestamp"
+                                           : "device_timestamp");
     *device_timestamp = *host_timestamp = refcl_clock_ns();
     return CL_SUCCESS;
 }
@@ -38,9 +41,10 @@ cl_int CL_API_CALL refcl_clGetHostTimer(cl_device_id device,
                                         cl_ulong *host_timestamp)
 {
     if (!refcl_object_valid(device, REFCL_DEVICE))
-        return CL_INVALID_DEVICE;
+        return refcl_invalid_handle(device, REFCL_DEVICE);
     if (!host_timestamp)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE,
+                          "host_timestamp NULL: \"if host_timestamp is NULL\"");
     *host_timestamp = refcl_clock_ns();
     return CL_SUCCESS;
 }

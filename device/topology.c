@@ -20,7 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static pthread_once_t topology_once = PTHREAD_ONCE_INIT;
+/* Held while loading: a load that failed (out of memory, no hwloc) is
+ * tried again by the next query, never remembered. */
+static pthread_mutex_t topology_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct refcl_topology topology;
 const struct refcl_topology *_Atomic refcl_topology_loaded;
 
@@ -273,7 +275,10 @@ fail:
 
 const struct refcl_topology *refcl_topology_load_once(void)
 {
-    pthread_once(&topology_once, topology_load);
+    pthread_mutex_lock(&topology_lock);
+    if (!atomic_load_explicit(&refcl_topology_loaded, memory_order_relaxed))
+        topology_load();
+    pthread_mutex_unlock(&topology_lock);
     return atomic_load_explicit(&refcl_topology_loaded, memory_order_acquire);
 }
 

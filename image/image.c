@@ -65,12 +65,17 @@ cl_int CL_API_CALL refcl_clGetSupportedImageFormats(
 {
     /* CL_INVALID_CONTEXT "if context is not a valid context". */
     if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return CL_INVALID_CONTEXT;
-    /* CL_INVALID_VALUE "if flags or image_type are not valid, or if
-     * num_entries is 0 and image_formats is not NULL". */
-    if (!mem_flags_valid(flags) || !image_type_valid(image_type) ||
-        (num_entries == 0 && image_formats))
-        return CL_INVALID_VALUE;
+        return refcl_invalid_handle(context, REFCL_CONTEXT);
+    if (!mem_flags_valid(flags))
+        return REFCL_FAIL(CL_INVALID_VALUE, "flags 0x%llX: \"if flags or "
+                          "image_type are not valid\"",
+                          (unsigned long long)flags);
+    if (!image_type_valid(image_type))
+        return REFCL_FAIL(CL_INVALID_VALUE, "image_type 0x%X: \"if flags or "
+                          "image_type are not valid\"", image_type);
+    if (num_entries == 0 && image_formats)
+        return REFCL_FAIL(CL_INVALID_VALUE, "num_entries 0: \"if num_entries "
+                          "is 0 and image_formats is not NULL\"");
     if (num_image_formats)
         *num_image_formats = 0;
     return CL_SUCCESS;
@@ -84,8 +89,10 @@ static void *no_images(cl_context context, cl_int *errcode_ret)
 {
     return refcl_errcode(NULL,
                          refcl_object_valid(context, REFCL_CONTEXT)
-                             ? CL_INVALID_OPERATION
-                             : CL_INVALID_CONTEXT,
+                             ? REFCL_FAIL(CL_INVALID_OPERATION, "\"if there "
+                                          "are no devices in context that "
+                                          "support images\"")
+                             : refcl_invalid_handle(context, REFCL_CONTEXT),
                          errcode_ret);
 }
 

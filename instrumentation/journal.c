@@ -187,9 +187,12 @@ cl_int CL_API_CALL refcl_clGetCallJournalREFCL(cl_platform_id platform,
                                                cl_uint *num_records_ret)
 {
     if (!refcl_object_valid(platform, REFCL_PLATFORM))
-        return CL_INVALID_PLATFORM;
-    if ((num_entries == 0 && records) || (!records && !num_records_ret))
-        return CL_INVALID_VALUE;
+        return refcl_invalid_handle(platform, REFCL_PLATFORM);
+    if (num_entries == 0 && records)
+        return REFCL_FAIL(CL_INVALID_VALUE, "num_entries 0 with records");
+    if (!records && !num_records_ret)
+        return REFCL_FAIL(CL_INVALID_VALUE,
+                          "both records and num_records_ret NULL");
     pthread_mutex_lock(&ring_lock);
     cl_ulong oldest =
         last_sequence >= JOURNAL_SIZE ? last_sequence - JOURNAL_SIZE + 1 : 1;
@@ -211,9 +214,10 @@ cl_int CL_API_CALL refcl_clSetNextResultREFCL(cl_platform_id platform,
                                               cl_int next_errcode)
 {
     if (!refcl_object_valid(platform, REFCL_PLATFORM))
-        return CL_INVALID_PLATFORM;
+        return refcl_invalid_handle(platform, REFCL_PLATFORM);
     if (function_name && !refcl_function_journaled(function_name))
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "function_name: not a journaled "
+                          "function");
     pthread_mutex_lock(&armed_lock);
     if (function_name) {
         strncpy(armed_function, function_name, sizeof(armed_function) - 1);

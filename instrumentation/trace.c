@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "refcl/config.h"
+#include "refcl/error.h"
 #include "refcl/object.h"
 #include "refcl/trace.h"
 
@@ -454,21 +455,50 @@ static void line_end(struct line *line)
     line_write(line);
 }
 
+/* " (<reason>)" when the calling thread kept one for @p code: the
+ * offending handle, if any, as the trace prints handles, then the rule. */
+static void put_reason(struct line *line, cl_int code)
+{
+    const struct refcl_reason *reason = refcl_reason_for(code);
+    if (!reason)
+        return;
+    append(line, " (");
+    if (reason->handle_type >= 0) {
+        put_handle(line, (enum refcl_type)reason->handle_type,
+                   reason->handle);
+        append(line, ": ");
+    }
+    append(line, "%s)", reason->text);
+}
+
 static void line_end_code(struct line *line, cl_int result)
 {
     append(line, ") = ");
     put_code(line, result);
+    put_reason(line, result);
     line_write(line);
 }
 
 /* Object and pointer results show *errcode_ret after them, when the
- * caller asked for it. */
-static void end_errcode(struct line *line, const cl_int *errcode_ret)
+ * caller asked for it, and why a NULL result failed: after the code it
+ * explains, which stands alone when errcode_ret is NULL. */
+static void end_errcode(struct line *line, const void *result,
+                        const cl_int *errcode_ret)
 {
     if (errcode_ret) {
         append(line, " (errcode_ret=");
         put_code(line, *errcode_ret);
         append(line, ")");
+        if (!result)
+            put_reason(line, *errcode_ret);
+    } else if (!result) {
+        const struct refcl_reason *reason = refcl_reason_last();
+        if (reason) {
+            append(line, " (");
+            put_code(line, reason->code);
+            append(line, ")");
+            put_reason(line, reason->code);
+        }
     }
     line_write(line);
 }
@@ -478,7 +508,7 @@ static void line_end_handle(struct line *line, enum refcl_type type,
 {
     append(line, ") = ");
     put_handle(line, type, result);
-    end_errcode(line, errcode_ret);
+    end_errcode(line, result, errcode_ret);
 }
 
 static void line_end_pointer(struct line *line, const void *result,
@@ -486,7 +516,7 @@ static void line_end_pointer(struct line *line, const void *result,
 {
     append(line, ") = ");
     put_pointer(line, result);
-    end_errcode(line, errcode_ret);
+    end_errcode(line, result, errcode_ret);
 }
 
 #include "trace_wrappers.inc"

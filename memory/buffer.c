@@ -189,8 +189,12 @@ cl_int refcl_mem_check(const struct _cl_mem *mem,
                        const struct _cl_context *context)
 {
     if (!refcl_object_valid(mem, REFCL_MEM))
-        return CL_INVALID_MEM_OBJECT;
-    return mem->context == context ? CL_SUCCESS : CL_INVALID_CONTEXT;
+        return refcl_invalid_handle(mem, REFCL_MEM);
+    return mem->context == context
+               ? CL_SUCCESS
+               : REFCL_FAIL(CL_INVALID_CONTEXT, "\"if the context associated "
+                            "with command_queue and the memory object are "
+                            "not the same\"");
 }
 
 /* ---- clCreateBuffer --------------------------------------------------- */
@@ -214,7 +218,10 @@ static cl_int properties_parse(struct buffer_request *req)
     if (!req->properties)
         return CL_SUCCESS;
     if (req->properties[0] != 0)
-        return CL_INVALID_PROPERTY;
+        return REFCL_FAIL(CL_INVALID_PROPERTY, "property 0x%llX: \"if a "
+                          "property name in properties is not a supported "
+                          "property name\"",
+                          (unsigned long long)req->properties[0]);
     req->properties_len = 1;
     return CL_SUCCESS;
 }
@@ -231,17 +238,29 @@ static cl_int request_check(struct buffer_request *req)
     if (!refcl_mem_flags_valid(req->flags, REFCL_MEM_ACCESS_FLAGS |
                                                REFCL_MEM_HOST_ACCESS_FLAGS |
                                                REFCL_MEM_HOST_PTR_FLAGS))
-        return CL_INVALID_VALUE;
-    /* CL_INVALID_BUFFER_SIZE "if size is zero", "if size is greater than
-     * CL_DEVICE_MAX_MEM_ALLOC_SIZE for all devices in context". */
-    if (req->size == 0 || req->size > refcl_max_mem_alloc_size())
-        return CL_INVALID_BUFFER_SIZE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "flags 0x%llX: \"if values "
+                          "specified in flags are not valid\"",
+                          (unsigned long long)req->flags);
+    if (req->size == 0)
+        return REFCL_FAIL(CL_INVALID_BUFFER_SIZE,
+                          "size 0: \"if size is zero\"");
+    if (req->size > refcl_max_mem_alloc_size())
+        return REFCL_FAIL(CL_INVALID_BUFFER_SIZE, "size %zu: \"if size is "
+                          "greater than CL_DEVICE_MAX_MEM_ALLOC_SIZE\" (%llu)",
+                          req->size,
+                          (unsigned long long)refcl_max_mem_alloc_size());
     /* CL_INVALID_HOST_PTR "if host_ptr is NULL, and CL_MEM_USE_HOST_PTR or
      * CL_MEM_COPY_HOST_PTR are set in flags", "if host_ptr is not NULL but
      * CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are not set in flags". */
     bool wants_ptr = req->flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
-    if (wants_ptr != (req->host_ptr != NULL))
-        return CL_INVALID_HOST_PTR;
+    if (wants_ptr && !req->host_ptr)
+        return REFCL_FAIL(CL_INVALID_HOST_PTR, "host_ptr NULL: \"if host_ptr "
+                          "is NULL, and CL_MEM_USE_HOST_PTR or "
+                          "CL_MEM_COPY_HOST_PTR are set in flags\"");
+    if (!wants_ptr && req->host_ptr)
+        return REFCL_FAIL(CL_INVALID_HOST_PTR, "\"if host_ptr is not NULL but "
+                          "CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are "
+                          "not set in flags\"");
     /* CL_INVALID_BUFFER_SIZE "if CL_MEM_USE_HOST_PTR or
      * CL_MEM_COPY_HOST_PTR is set in flags, and host_ptr is a pointer
      * returned by clSVMAlloc, and size is greater than the size passed to
@@ -252,7 +271,10 @@ static cl_int request_check(struct buffer_request *req)
         refcl_svm_find(req->context, req->host_ptr, 0, &base, &bytes)) {
         size_t offset = (size_t)((char *)req->host_ptr - (char *)base);
         if (!refcl_range_inside(offset, req->size, bytes))
-            return CL_INVALID_BUFFER_SIZE;
+            return REFCL_FAIL(CL_INVALID_BUFFER_SIZE, "size %zu at offset "
+                              "%zu of %zu SVM bytes: \"size is greater than "
+                              "the size passed to clSVMAlloc\"",
+                              req->size, offset, bytes);
         req->uses_svm_pointer = req->flags & CL_MEM_USE_HOST_PTR;
     }
     return CL_SUCCESS;
@@ -270,13 +292,14 @@ static struct _cl_mem *buffer_create(const struct buffer_request *req,
     size_t props_bytes = req->properties_len * sizeof(cl_mem_properties);
     cl_mem_properties *properties = props_bytes ? malloc(props_bytes) : NULL;
     struct _cl_mem *mem = NULL;
-    *err = CL_OUT_OF_HOST_MEMORY;
     if (!props_bytes || properties)
         mem = refcl_mem_create(req->context, NULL, req->flags,
                                use ? REFCL_STORAGE_HOST : REFCL_STORAGE_OWNED,
                                use ? req->host_ptr : NULL, req->size);
     if (!mem) {
         free(properties);
+        *err = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the buffer "
+                          "object");
         return NULL;
     }
     if (props_bytes)
@@ -289,7 +312,9 @@ static struct _cl_mem *buffer_create(const struct buffer_request *req,
         void *bytes = refcl_mem_address(mem);
         if (!bytes) {
             mem_destroy(mem);
-            *err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+            *err = REFCL_FAIL(CL_MEM_OBJECT_ALLOCATION_FAILURE, "\"if there "
+                              "is a failure to allocate memory for buffer "
+                              "object\" (%zu bytes)", req->size);
             return NULL;
         }
         memcpy(bytes, req->host_ptr, req->size);
@@ -304,7 +329,8 @@ cl_mem CL_API_CALL refcl_clCreateBufferWithProperties(
 {
     /* CL_INVALID_CONTEXT "if context is not a valid context". */
     if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
+        return refcl_errcode(
+            NULL, refcl_invalid_handle(context, REFCL_CONTEXT), errcode_ret);
     struct buffer_request req = {context, properties, 0, flags, size,
                                  host_ptr, false};
     cl_int err = request_check(&req);
@@ -345,12 +371,14 @@ cl_int CL_API_CALL refcl_clSetMemObjectDestructorCallback(
     void *user_data)
 {
     if (!refcl_object_valid(memobj, REFCL_MEM))
-        return CL_INVALID_MEM_OBJECT;
+        return refcl_invalid_handle(memobj, REFCL_MEM);
     if (!pfn_notify)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE,
+                          "pfn_notify NULL: \"if pfn_notify is NULL\"");
     struct refcl_mem_destructor *d = malloc(sizeof(*d));
     if (!d)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                          "no memory for the callback");
     d->fn = pfn_notify;
     d->user_data = user_data;
     /* "Each call ... registers the specified callback function on a

@@ -118,9 +118,14 @@ void refcl_fill_bytes(struct _cl_device_id *device, void *dst,
 static inline cl_int refcl_pattern_check(const void *pattern,
                                          size_t pattern_size)
 {
-    if (!pattern || pattern_size == 0 || pattern_size > REFCL_PATTERN_MAX ||
+    if (!pattern)
+        return REFCL_FAIL(CL_INVALID_VALUE,
+                          "pattern NULL: \"if pattern is NULL\"");
+    if (pattern_size == 0 || pattern_size > REFCL_PATTERN_MAX ||
         (pattern_size & (pattern_size - 1)))
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "pattern_size %zu: \"if "
+                          "pattern_size is zero\", \"not a power of two\" or "
+                          "\"greater than 128\"", pattern_size);
     return CL_SUCCESS;
 }
 

@@ -26,7 +26,7 @@ cl_int refcl_command_check(const struct _cl_command_queue *queue,
     /* CL_INVALID_COMMAND_QUEUE "if command_queue is not a valid host
      * command-queue". */
     if (!refcl_object_valid(queue, REFCL_QUEUE))
-        return CL_INVALID_COMMAND_QUEUE;
+        return refcl_invalid_handle(queue, REFCL_QUEUE);
     /* CL_INVALID_MEM_OBJECT "if buffer is not a valid buffer object";
      * CL_INVALID_CONTEXT "if the context associated with command_queue and
      * buffer are not the same". */
@@ -58,7 +58,7 @@ cl_int refcl_copy_ends(struct _cl_mem *src_buffer, struct _cl_mem *dst_buffer,
         return status;
     *src = refcl_mem_address(src_buffer);
     *dst = *src ? refcl_mem_address(dst_buffer) : NULL;
-    return *dst ? CL_SUCCESS : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    return *dst ? CL_SUCCESS : refcl_mem_store_failed();
 }
 
 cl_int refcl_mem_enqueue(struct _cl_command_queue *queue,
@@ -110,7 +110,7 @@ cl_int refcl_enqueue_copy(struct _cl_command_queue *queue,
 {
     struct copy_command *c = malloc(sizeof(*c));
     if (!c)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     refcl_hold_take(&c->hold, a, b);
     c->dst = dst;
     c->src = src;
@@ -134,8 +134,13 @@ static cl_int host_transfer_check(cl_command_queue queue, cl_mem buffer,
         return status;
     /* CL_INVALID_VALUE "if the region being read or written specified by
      * offset and size is out of bounds", "if ptr is NULL". */
-    if (!refcl_range_inside(offset, size, buffer->size) || !ptr)
-        return CL_INVALID_VALUE;
+    if (!refcl_range_inside(offset, size, buffer->size))
+        return REFCL_FAIL(CL_INVALID_VALUE, "offset %zu, size %zu of %zu "
+                          "bytes: \"if the region being read or written "
+                          "specified by offset and size is out of bounds\"",
+                          offset, size, buffer->size);
+    if (!ptr)
+        return REFCL_FAIL(CL_INVALID_VALUE, "ptr NULL: \"if ptr is NULL\"");
     /* CL_INVALID_OPERATION "if clEnqueueReadBuffer is called on buffer
      * which has been created with CL_MEM_HOST_WRITE_ONLY or
      * CL_MEM_HOST_NO_ACCESS", and for clEnqueueWriteBuffer with
@@ -155,7 +160,7 @@ cl_int CL_API_CALL refcl_clEnqueueReadBuffer(
         return status;
     char *bytes = refcl_mem_address(buffer);
     if (!bytes)
-        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        return refcl_mem_store_failed();
     return refcl_enqueue_copy(queue, CL_COMMAND_READ_BUFFER, blocking_read,
                               buffer, NULL, ptr, bytes + offset, size,
                               num_events, wait_list, event);
@@ -173,7 +178,7 @@ cl_int CL_API_CALL refcl_clEnqueueWriteBuffer(
         return status;
     char *bytes = refcl_mem_address(buffer);
     if (!bytes)
-        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        return refcl_mem_store_failed();
     return refcl_enqueue_copy(queue, CL_COMMAND_WRITE_BUFFER, blocking_write,
                               buffer, NULL, bytes + offset, ptr, size,
                               num_events, wait_list, event);
@@ -209,11 +214,20 @@ cl_int CL_API_CALL refcl_clEnqueueCopyBuffer(
         return status;
     /* CL_INVALID_VALUE "if the region specified by src_offset and size is
      * out of bounds of src_buffer", and for dst_offset of dst_buffer. */
-    if (!refcl_range_inside(src_offset, size, src_buffer->size) ||
-        !refcl_range_inside(dst_offset, size, dst_buffer->size))
-        return CL_INVALID_VALUE;
+    if (!refcl_range_inside(src_offset, size, src_buffer->size))
+        return REFCL_FAIL(CL_INVALID_VALUE, "src_offset %zu, size %zu of %zu "
+                          "bytes: \"if the region specified by src_offset "
+                          "and size is out of bounds of src_buffer\"",
+                          src_offset, size, src_buffer->size);
+    if (!refcl_range_inside(dst_offset, size, dst_buffer->size))
+        return REFCL_FAIL(CL_INVALID_VALUE, "dst_offset %zu, size %zu of %zu "
+                          "bytes: \"if the region specified by dst_offset "
+                          "and size is out of bounds of dst_buffer\"",
+                          dst_offset, size, dst_buffer->size);
     if (copy_overlaps(src_buffer, src_offset, dst_buffer, dst_offset, size))
-        return CL_MEM_COPY_OVERLAP;
+        return REFCL_FAIL(CL_MEM_COPY_OVERLAP, "src_offset %zu, dst_offset "
+                          "%zu, size %zu: \"the source and destination "
+                          "regions overlap\"", src_offset, dst_offset, size);
     char *src, *dst;
     status = refcl_copy_ends(src_buffer, dst_buffer, &src, &dst);
     if (status != CL_SUCCESS)
@@ -255,7 +269,7 @@ cl_int refcl_enqueue_fill(struct _cl_command_queue *queue,
 {
     struct fill_command *f = malloc(sizeof(*f));
     if (!f)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     refcl_hold_take(&f->hold, mem, NULL);
     f->dst = dst;
     f->size = size;
@@ -278,16 +292,25 @@ cl_int CL_API_CALL refcl_clEnqueueFillBuffer(
      * size is out of bounds", the pattern's rules, "if offset is not a
      * multiple of pattern_size", "if size is not a multiple of
      * pattern_size". */
-    if (!refcl_range_inside(offset, size, buffer->size) ||
-        refcl_pattern_check(pattern, pattern_size) != CL_SUCCESS ||
-        offset % pattern_size || size % pattern_size)
-        return CL_INVALID_VALUE;
+    if (!refcl_range_inside(offset, size, buffer->size))
+        return REFCL_FAIL(CL_INVALID_VALUE, "offset %zu, size %zu of %zu "
+                          "bytes: \"if the region being filled specified by "
+                          "offset and size is out of bounds\"",
+                          offset, size, buffer->size);
+    status = refcl_pattern_check(pattern, pattern_size);
+    if (status != CL_SUCCESS)
+        return status;
+    if (offset % pattern_size || size % pattern_size)
+        return REFCL_FAIL(CL_INVALID_VALUE, "offset %zu, size %zu: \"if "
+                          "offset is not a multiple of pattern_size\" (%zu), "
+                          "\"if size is not a multiple of pattern_size\"",
+                          offset, size, pattern_size);
     status = refcl_mem_writable(buffer);
     if (status != CL_SUCCESS)
         return status;
     char *bytes = refcl_mem_address(buffer);
     if (!bytes)
-        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        return refcl_mem_store_failed();
     return refcl_enqueue_fill(queue, CL_COMMAND_FILL_BUFFER, buffer,
                               bytes + offset, pattern, pattern_size, size,
                               num_events, wait_list, event);
@@ -322,11 +345,12 @@ cl_int CL_API_CALL refcl_clEnqueueMigrateMemObjects(
     const cl_event *wait_list, cl_event *event)
 {
     if (!refcl_object_valid(queue, REFCL_QUEUE))
-        return CL_INVALID_COMMAND_QUEUE;
-    /* CL_INVALID_VALUE "if num_mem_objects is zero or if mem_objects is
-     * NULL". */
+        return refcl_invalid_handle(queue, REFCL_QUEUE);
     if (num_mem_objects == 0 || !mem_objects)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "%s: \"if num_mem_objects is "
+                          "zero or if mem_objects is NULL\"",
+                          mem_objects ? "num_mem_objects 0"
+                                      : "mem_objects NULL");
     cl_int status = refcl_command_check(queue, mem_objects, num_mem_objects,
                                         num_events, wait_list);
     if (status != CL_SUCCESS)
@@ -334,11 +358,13 @@ cl_int CL_API_CALL refcl_clEnqueueMigrateMemObjects(
     /* CL_INVALID_VALUE "if flags is not 0 or is not any of the values
      * described in the table above". */
     if (flags & ~(cl_mem_migration_flags)MIGRATION_FLAGS)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "flags 0x%llX: \"if flags is not "
+                          "0 or is not any of the values described in the "
+                          "table\"", (unsigned long long)flags);
     struct migrate_command *m =
         malloc(sizeof(*m) + num_mem_objects * sizeof(m->mems[0]));
     if (!m)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     m->count = num_mem_objects;
     for (cl_uint i = 0; i < num_mem_objects; i++) {
         m->mems[i] = mem_objects[i];

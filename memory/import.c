@@ -63,10 +63,15 @@ static cl_int properties_parse(const cl_import_properties_arm *properties,
     bool seen = false;
     *type = CL_IMPORT_TYPE_HOST_ARM;
     for (const cl_import_properties_arm *p = properties; p && p[0]; p += 2) {
-        if (p[0] != CL_IMPORT_TYPE_ARM || seen ||
-            (p[1] != CL_IMPORT_TYPE_HOST_ARM &&
-             p[1] != CL_IMPORT_TYPE_DMA_BUF_ARM))
-            return CL_INVALID_VALUE;
+        if (p[0] != CL_IMPORT_TYPE_ARM || seen)
+            return REFCL_FAIL(CL_INVALID_VALUE, "property 0x%llX%s: \"when "
+                              "invalid properties are passed\"",
+                              (unsigned long long)p[0], seen ? " again" : "");
+        if (p[1] != CL_IMPORT_TYPE_HOST_ARM &&
+            p[1] != CL_IMPORT_TYPE_DMA_BUF_ARM)
+            return REFCL_FAIL(CL_INVALID_VALUE, "CL_IMPORT_TYPE_ARM 0x%llX: "
+                              "\"when invalid properties are passed\"",
+                              (unsigned long long)p[1]);
         seen = true;
         *type = p[1];
     }
@@ -75,8 +80,10 @@ static cl_int properties_parse(const cl_import_properties_arm *properties,
 
 /* ---- host pages ------------------------------------------------------- */
 
-/* What the process's mappings say about a range of pages. */
-enum pages { PAGES_UNMAPPED, PAGES_READ_ONLY, PAGES_READ_WRITE };
+/* What the process's mappings say about a range of pages; PAGES_UNKNOWN
+ * when they could not be read (no file descriptor or memory left), which
+ * is no fault of the application's. */
+enum pages { PAGES_UNKNOWN, PAGES_UNMAPPED, PAGES_READ_ONLY, PAGES_READ_WRITE };
 
 /* Reads /proc/self/maps for the pages [@p lo, @p hi): all mapped and
  * readable, and writable or not. Touches none of them. */
@@ -84,7 +91,7 @@ static enum pages pages_state(uintptr_t lo, uintptr_t hi)
 {
     FILE *maps = fopen("/proc/self/maps", "re");
     if (!maps)
-        return PAGES_UNMAPPED;
+        return PAGES_UNKNOWN;
     enum pages state = PAGES_READ_WRITE;
     uintptr_t covered = lo;
     char line[512];
@@ -188,18 +195,35 @@ static struct _cl_mem *import_host(const struct import_request *req,
                                    cl_int *err)
 {
     uintptr_t lo, hi;
-    *err = CL_INVALID_BUFFER_SIZE;
-    if (req->size == 0 || req->size == CL_IMPORT_MEMORY_WHOLE_ALLOCATION_ARM)
+    if (req->size == 0 || req->size == CL_IMPORT_MEMORY_WHOLE_ALLOCATION_ARM) {
+        *err = REFCL_FAIL(CL_INVALID_BUFFER_SIZE, "size %zu: 0, or a whole "
+                          "allocation of host memory", req->size);
         return NULL;
+    }
     /* CL_INVALID_OPERATION "when host virtual pages in the range of
      * <memory> to <memory>+<size> are not mapped in the userspace address
      * space" (or not readable: refcl could not use them either). */
-    *err = CL_INVALID_OPERATION;
-    if (!page_span(req->memory, req->size, &lo, &hi))
+    enum pages state = page_span(req->memory, req->size, &lo, &hi)
+                           ? pages_state(lo, hi)
+                           : PAGES_UNMAPPED;
+    if (state == PAGES_UNKNOWN) {
+        /* CL_OUT_OF_HOST_MEMORY "if there is a failure to allocate
+         * resources required by the OpenCL implementation on the host":
+         * the descriptor that reads the mappings. */
+        int why = errno;
+        *err = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "cannot read "
+                          "/proc/self/maps (errno %d): \"a failure to "
+                          "allocate resources required by the OpenCL "
+                          "implementation on the host\"", why);
         return NULL;
-    enum pages state = pages_state(lo, hi);
-    if (state == PAGES_UNMAPPED)
+    }
+    if (state == PAGES_UNMAPPED) {
+        *err = REFCL_FAIL(CL_INVALID_OPERATION, "size %zu: \"when host "
+                          "virtual pages in the range of <memory> to "
+                          "<memory>+<size> are not mapped\" (or not "
+                          "readable)", req->size);
         return NULL;
+    }
     bool read_only = state == PAGES_READ_ONLY;
     cl_mem_flags flags = read_only ? read_only_flags(req->flags) : req->flags;
     struct _cl_mem *mem = NULL;
@@ -207,10 +231,16 @@ static struct _cl_mem *import_host(const struct import_request *req,
     /* "If the page is already mapped by another unaligned import, an error
      * will occur" when "two unaligned allocations are imported which share
      * a page, but request different memory flags". */
-    if (!pages_conflict(req->context, flags, lo, hi)) {
-        *err = CL_OUT_OF_HOST_MEMORY;
+    if (pages_conflict(req->context, flags, lo, hi)) {
+        *err = REFCL_FAIL(CL_INVALID_OPERATION, "\"two unaligned "
+                          "allocations are imported which share a page, but "
+                          "request different memory flags\"");
+    } else {
         mem = refcl_mem_create(req->context, NULL, flags,
                                REFCL_STORAGE_IMPORT, req->memory, req->size);
+        if (!mem)
+            *err = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                              "no memory for the memory object");
     }
     if (mem) {
         mem->read_only_bytes = read_only;
@@ -244,28 +274,37 @@ static struct _cl_mem *import_dma_buf(const struct import_request *req,
                       ? whole
                       : req->size;
     /* Not a dma_buf: memory does not point at a valid handle. */
-    *err = CL_INVALID_VALUE;
-    if (!whole)
+    if (!whole) {
+        *err = REFCL_FAIL(CL_INVALID_VALUE, "fd %d: not a dma_buf", fd);
         return NULL;
-    *err = CL_INVALID_BUFFER_SIZE;
-    if (size == 0)
+    }
+    if (size == 0) {
+        *err = REFCL_FAIL(CL_INVALID_BUFFER_SIZE, "size 0");
         return NULL;
+    }
     /* Past the end of the buffer, there are no pages to import. */
-    *err = CL_INVALID_OPERATION;
-    if (size > whole)
+    if (size > whole) {
+        *err = REFCL_FAIL(CL_INVALID_OPERATION, "size %zu: past the "
+                          "dma_buf's %zu bytes", size, whole);
         return NULL;
+    }
     int mode = fcntl(fd, F_GETFL);
     bool read_only = mode < 0 || (mode & O_ACCMODE) == O_RDONLY;
     void *bytes = mmap(NULL, size, PROT_READ | (read_only ? 0 : PROT_WRITE),
                        MAP_SHARED, fd, 0);
-    if (bytes == MAP_FAILED)
+    if (bytes == MAP_FAILED) {
+        int why = errno;
+        *err = REFCL_FAIL(CL_INVALID_OPERATION, "the dma_buf cannot be "
+                          "mapped (errno %d)", why);
         return NULL;
-    *err = CL_OUT_OF_HOST_MEMORY;
+    }
     struct _cl_mem *mem = refcl_mem_create(
         req->context, NULL, read_only ? read_only_flags(req->flags) : req->flags,
         REFCL_STORAGE_DMA_BUF, bytes, size);
     if (!mem) {
         munmap(bytes, size);
+        *err = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                          "no memory for the memory object");
         return NULL;
     }
     mem->allocation = bytes;
@@ -282,14 +321,18 @@ cl_mem CL_API_CALL refcl_clImportMemoryARM(
 {
     /* "CL_INVALID_CONTEXT on invalid context." */
     if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
+        return refcl_errcode(
+            NULL, refcl_invalid_handle(context, REFCL_CONTEXT), errcode_ret);
     struct import_request req = {context, flags, 0, memory, size};
-    /* "CL_INVALID_VALUE on invalid flag input", "when invalid properties
-     * are passed", "if memory is NULL". */
     cl_int err = properties_parse(properties, &req.type);
-    if (err != CL_SUCCESS || !refcl_mem_flags_valid(flags, IMPORT_FLAGS) ||
-        !memory)
-        return refcl_errcode(NULL, CL_INVALID_VALUE, errcode_ret);
+    if (err == CL_SUCCESS && !refcl_mem_flags_valid(flags, IMPORT_FLAGS))
+        err = REFCL_FAIL(CL_INVALID_VALUE, "flags 0x%llX: \"on invalid flag "
+                         "input\"", (unsigned long long)flags);
+    if (err == CL_SUCCESS && !memory)
+        err = REFCL_FAIL(CL_INVALID_VALUE,
+                         "memory NULL: \"if memory is NULL\"");
+    if (err != CL_SUCCESS)
+        return refcl_errcode(NULL, err, errcode_ret);
     struct _cl_mem *mem;
     if (req.type == CL_IMPORT_TYPE_HOST_ARM) {
         mem = import_host(&req, &err);
@@ -299,7 +342,8 @@ cl_mem CL_API_CALL refcl_clImportMemoryARM(
         /* Issue 4: a type whose extension string is not listed is
          * CL_INVALID_OPERATION. */
         mem = NULL;
-        err = CL_INVALID_OPERATION;
+        err = REFCL_FAIL(CL_INVALID_OPERATION, "CL_IMPORT_TYPE_DMA_BUF_ARM: "
+                         "cl_arm_import_memory_dma_buf is not supported");
     }
     if (!mem)
         refcl_context_notify(context, "refcl: clImportMemoryARM failed "

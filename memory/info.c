@@ -17,7 +17,7 @@ cl_int CL_API_CALL refcl_clGetMemObjectInfo(cl_mem memobj,
 {
     /* CL_INVALID_MEM_OBJECT "if memobj is a not a valid memory object". */
     if (!refcl_object_valid(memobj, REFCL_MEM))
-        return CL_INVALID_MEM_OBJECT;
+        return refcl_invalid_handle(memobj, REFCL_MEM);
     union {
         cl_mem_object_type type;
         cl_uint count;
@@ -77,9 +77,9 @@ cl_int CL_API_CALL refcl_clGetMemObjectInfo(cl_mem memobj,
         size = memobj->properties_len * sizeof(cl_mem_properties);
         break;
     default:
-        /* CL_INVALID_VALUE "if param_name is not one of the supported
-         * values". */
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
     }
     return refcl_info_return(value, size, param_value_size, param_value,
                              param_value_size_ret);

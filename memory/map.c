@@ -64,7 +64,9 @@ static cl_int mapping_add(struct _cl_mem *root, struct refcl_mapping *m,
          o = o->next)
         if (m->writes && o->writes &&
             refcl_ranges_overlap(m->start, m->size, o->start, o->size)) {
-            status = CL_INVALID_OPERATION;
+            status = REFCL_FAIL(CL_INVALID_OPERATION, "\"if mapping would "
+                                "lead to overlapping regions being mapped "
+                                "for writing\"");
             break;
         }
     if (status == CL_SUCCESS) {
@@ -142,7 +144,7 @@ static cl_int enqueue_hold(struct _cl_command_queue *queue,
 {
     struct refcl_hold *hold = malloc(sizeof(*hold));
     if (!hold)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     refcl_hold_take(hold, mem, NULL);
     return refcl_mem_enqueue(queue, type, blocking, num_events, wait_list,
                              event, &hold_ops, hold);
@@ -160,9 +162,17 @@ static cl_int map_check(cl_command_queue queue, cl_mem buffer,
     /* CL_INVALID_VALUE "if the region being mapped specified by offset and
      * size is out of bounds", "if size is zero", "if values specified in
      * map_flags are not valid". */
-    if (!refcl_range_inside(offset, size, buffer->size) || size == 0 ||
-        !map_flags_valid(map_flags))
-        return CL_INVALID_VALUE;
+    if (!refcl_range_inside(offset, size, buffer->size))
+        return REFCL_FAIL(CL_INVALID_VALUE, "offset %zu, size %zu of %zu "
+                          "bytes: \"if the region being mapped specified by "
+                          "offset and size is out of bounds\"",
+                          offset, size, buffer->size);
+    if (size == 0)
+        return REFCL_FAIL(CL_INVALID_VALUE, "size 0: \"if size is zero\"");
+    if (!map_flags_valid(map_flags))
+        return REFCL_FAIL(CL_INVALID_VALUE, "map_flags 0x%llX: \"if values "
+                          "specified in map_flags are not valid\"",
+                          (unsigned long long)map_flags);
     return map_access_check(buffer, map_flags);
 }
 
@@ -177,11 +187,13 @@ void *CL_API_CALL refcl_clEnqueueMapBuffer(
         return refcl_errcode(NULL, status, errcode_ret);
     char *bytes = refcl_mem_address(buffer);
     if (!bytes)
-        return refcl_errcode(NULL, CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                             errcode_ret);
+        return refcl_errcode(NULL, refcl_mem_store_failed(), errcode_ret);
     struct refcl_mapping *m = malloc(sizeof(*m));
     if (!m)
-        return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+        return refcl_errcode(NULL,
+                             REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                        "no memory for the mapping"),
+                             errcode_ret);
     /* "The pointer value returned by clEnqueueMapBuffer will be derived
      * from the host_ptr specified when the buffer object is created": the
      * bytes are the buffer's own, whatever their origin. */
@@ -216,7 +228,9 @@ cl_int CL_API_CALL refcl_clEnqueueUnmapMemObject(
      * since). */
     struct refcl_mapping *m = mapping_take(memobj, mapped_ptr);
     if (!m)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "\"if mapped_ptr is not a valid "
+                          "pointer returned by clEnqueueMapBuffer ... for "
+                          "memobj\"");
     status = enqueue_hold(queue, CL_COMMAND_UNMAP_MEM_OBJECT, CL_FALSE,
                           memobj, num_events, wait_list, event);
     if (status != CL_SUCCESS) {

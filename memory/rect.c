@@ -36,25 +36,38 @@ static bool mul_add(size_t a, size_t b, size_t c, size_t *out)
  * region is out of any bounds. "If buffer_row_pitch is 0, buffer_row_pitch
  * is computed as region[0]. If buffer_slice_pitch is 0,
  * buffer_slice_pitch is computed as region[1] x buffer_row_pitch." */
-static cl_int side_place(const size_t origin[3], const size_t region[3],
-                         size_t row, size_t slice, struct rect_side *side)
+static cl_int side_place(const char *name, const size_t origin[3],
+                         const size_t region[3], size_t row, size_t slice,
+                         struct rect_side *side)
 {
     size_t min_slice;
     if (row == 0)
         row = region[0];
     if (row < region[0] || __builtin_mul_overflow(region[1], row, &min_slice))
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "%s_row_pitch %zu: \"if "
+                          "%s_row_pitch is not equal to zero and is less "
+                          "than region[0]\" (%zu)", name, row, name,
+                          region[0]);
     if (slice == 0)
         slice = min_slice;
-    if (slice < min_slice || slice % row)
-        return CL_INVALID_VALUE;
+    if (slice < min_slice)
+        return REFCL_FAIL(CL_INVALID_VALUE, "%s_slice_pitch %zu: \"if "
+                          "%s_slice_pitch is not equal to zero and is less "
+                          "than region[1] times %s_row_pitch\" (%zu)", name,
+                          slice, name, name, min_slice);
+    if (slice % row)
+        return REFCL_FAIL(CL_INVALID_VALUE, "%s_slice_pitch %zu: \"if "
+                          "%s_slice_pitch is not equal to zero and is not a "
+                          "multiple of %s_row_pitch\" (%zu)", name, slice,
+                          name, name, row);
     size_t offset, last;
     if (!mul_add(origin[1], row, origin[0], &offset) ||
         !mul_add(origin[2], slice, offset, &offset) ||
         !mul_add(region[1] - 1, row, region[0], &last) ||
         !mul_add(region[2] - 1, slice, last, &last) ||
         __builtin_add_overflow(offset, last, &(size_t){0}))
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "%s_origin and region: beyond "
+                          "the address space", name);
     *side = (struct rect_side){row, slice, offset, last};
     return CL_SUCCESS;
 }
@@ -64,8 +77,15 @@ static cl_int side_place(const size_t origin[3], const size_t region[3],
 static cl_int region_check(const size_t *a, const size_t *b,
                            const size_t *region)
 {
-    if (!a || !b || !region || !region[0] || !region[1] || !region[2])
-        return CL_INVALID_VALUE;
+    if (!a || !b || !region)
+        return REFCL_FAIL(CL_INVALID_VALUE, "%s NULL: \"if buffer_origin, "
+                          "host_origin, or region is NULL\"",
+                          !region ? "region" : !a ? "an origin (first)"
+                                                  : "an origin (second)");
+    if (!region[0] || !region[1] || !region[2])
+        return REFCL_FAIL(CL_INVALID_VALUE, "region {%zu, %zu, %zu}: \"if "
+                          "any region array element is zero\"",
+                          region[0], region[1], region[2]);
     return CL_SUCCESS;
 }
 
@@ -111,7 +131,7 @@ static cl_int enqueue_rect(struct _cl_command_queue *queue,
 {
     struct rect_command *r = malloc(sizeof(*r));
     if (!r)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     refcl_hold_take(&r->hold, a, b);
     r->copy = (struct refcl_rect_copy){
         dst + to->offset, src + from->offset,
@@ -136,16 +156,24 @@ static cl_int host_rect_check(cl_command_queue queue, cl_mem buffer,
     if (status == CL_SUCCESS)
         status = region_check(buffer_origin, host_origin, region);
     if (status == CL_SUCCESS)
-        status = side_place(buffer_origin, region, buffer_row, buffer_slice,
-                            mem);
+        status = side_place("buffer", buffer_origin, region, buffer_row,
+                            buffer_slice, mem);
     if (status == CL_SUCCESS)
-        status = side_place(host_origin, region, host_row, host_slice, host);
+        status = side_place("host", host_origin, region, host_row, host_slice,
+                            host);
     if (status != CL_SUCCESS)
         return status;
-    /* CL_INVALID_VALUE for the buffer's rectangle out of bounds, "if ptr is
-     * NULL" (and a host rectangle past the end of the address space). */
-    if (!side_inside(mem, buffer->size) || !ptr || !host_side_fits(ptr, host))
-        return CL_INVALID_VALUE;
+    if (!side_inside(mem, buffer->size))
+        return REFCL_FAIL(CL_INVALID_VALUE, "bytes %zu to %zu of %zu: \"if "
+                          "the region being read or written specified by "
+                          "(buffer_origin, region, buffer_row_pitch, "
+                          "buffer_slice_pitch) is out of bounds\"",
+                          mem->offset, mem->offset + mem->extent, buffer->size);
+    if (!ptr)
+        return REFCL_FAIL(CL_INVALID_VALUE, "ptr NULL: \"if ptr is NULL\"");
+    if (!host_side_fits(ptr, host))
+        return REFCL_FAIL(CL_INVALID_VALUE, "the host rectangle runs past "
+                          "the end of the address space");
     /* CL_INVALID_OPERATION for the host-access flags, as the linear
      * commands. */
     return refcl_mem_host_access(buffer, access);
@@ -167,7 +195,7 @@ cl_int CL_API_CALL refcl_clEnqueueReadBufferRect(
         return status;
     char *bytes = refcl_mem_address(buffer);
     if (!bytes)
-        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        return refcl_mem_store_failed();
     return enqueue_rect(queue, CL_COMMAND_READ_BUFFER_RECT, blocking_read,
                         buffer, NULL, ptr, &host, bytes, &mem, region,
                         num_events, wait_list, event);
@@ -189,7 +217,7 @@ cl_int CL_API_CALL refcl_clEnqueueWriteBufferRect(
         return status;
     char *bytes = refcl_mem_address(buffer);
     if (!bytes)
-        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        return refcl_mem_store_failed();
     return enqueue_rect(queue, CL_COMMAND_WRITE_BUFFER_RECT, blocking_write,
                         buffer, NULL, bytes, &mem, ptr, &host, region,
                         num_events, wait_list, event);
@@ -306,10 +334,10 @@ cl_int CL_API_CALL refcl_clEnqueueCopyBufferRect(
     if (status == CL_SUCCESS)
         status = region_check(src_origin, dst_origin, region);
     if (status == CL_SUCCESS)
-        status = side_place(src_origin, region, src_row_pitch,
+        status = side_place("src", src_origin, region, src_row_pitch,
                             src_slice_pitch, &from);
     if (status == CL_SUCCESS)
-        status = side_place(dst_origin, region, dst_row_pitch,
+        status = side_place("dst", dst_origin, region, dst_row_pitch,
                             dst_slice_pitch, &to);
     if (status != CL_SUCCESS)
         return status;
@@ -317,14 +345,29 @@ cl_int CL_API_CALL refcl_clEnqueueCopyBufferRect(
      * and dst_buffer are the same buffer object and src_row_pitch is not
      * equal to dst_row_pitch", likewise for the slice pitches (compared as
      * resolved: a 0 stands for the pitch it computes to). */
-    if (!side_inside(&from, src_buffer->size) ||
-        !side_inside(&to, dst_buffer->size) ||
-        (src_buffer == dst_buffer &&
-         (from.row != to.row || from.slice != to.slice)))
-        return CL_INVALID_VALUE;
+    if (!side_inside(&from, src_buffer->size))
+        return REFCL_FAIL(CL_INVALID_VALUE, "src bytes %zu to %zu of %zu: "
+                          "\"if (src_origin, region, src_row_pitch, "
+                          "src_slice_pitch) would require accessing elements "
+                          "outside the buffer\"", from.offset,
+                          from.offset + from.extent, src_buffer->size);
+    if (!side_inside(&to, dst_buffer->size))
+        return REFCL_FAIL(CL_INVALID_VALUE, "dst bytes %zu to %zu of %zu: "
+                          "\"if (dst_origin, region, dst_row_pitch, "
+                          "dst_slice_pitch) would require accessing elements "
+                          "outside the buffer\"", to.offset,
+                          to.offset + to.extent, dst_buffer->size);
+    if (src_buffer == dst_buffer &&
+        (from.row != to.row || from.slice != to.slice))
+        return REFCL_FAIL(CL_INVALID_VALUE, "\"if src_buffer and dst_buffer "
+                          "are the same buffer object and src_row_pitch is "
+                          "not equal to dst_row_pitch\" (or the slice "
+                          "pitches)");
     if (rect_overlaps(src_buffer, src_origin, &from, dst_buffer, dst_origin,
                       &to, region))
-        return CL_MEM_COPY_OVERLAP;
+        return REFCL_FAIL(CL_MEM_COPY_OVERLAP, "\"if src_buffer and "
+                          "dst_buffer are the same buffer ... and the source "
+                          "and destination regions overlap\"");
     char *src, *dst;
     status = refcl_copy_ends(src_buffer, dst_buffer, &src, &dst);
     if (status != CL_SUCCESS)

@@ -57,21 +57,40 @@ static cl_int region_check(const struct _cl_mem *buffer, cl_mem_flags flags,
      * buffer_create_info is NULL", "if the region ... is out of bounds in
      * buffer". */
     if (!refcl_mem_flags_valid(flags, REFCL_MEM_ACCESS_FLAGS |
-                                          REFCL_MEM_HOST_ACCESS_FLAGS) ||
-        (flags & forbidden_flags(buffer->flags)) ||
-        create_type != CL_BUFFER_CREATE_TYPE_REGION || !region ||
-        !refcl_range_inside(region->origin, region->size, buffer->size))
-        return CL_INVALID_VALUE;
-    /* CL_INVALID_BUFFER_SIZE "if the size field of the cl_buffer_region
-     * structure passed in buffer_create_info is zero". */
+                                          REFCL_MEM_HOST_ACCESS_FLAGS))
+        return REFCL_FAIL(CL_INVALID_VALUE, "flags 0x%llX: \"if values "
+                          "specified in flags are not valid\"",
+                          (unsigned long long)flags);
+    if (flags & forbidden_flags(buffer->flags))
+        return REFCL_FAIL(CL_INVALID_VALUE, "flags 0x%llX: conflict with the "
+                          "buffer's 0x%llX",
+                          (unsigned long long)flags,
+                          (unsigned long long)buffer->flags);
+    if (create_type != CL_BUFFER_CREATE_TYPE_REGION)
+        return REFCL_FAIL(CL_INVALID_VALUE, "buffer_create_type 0x%X: \"if "
+                          "the value specified in buffer_create_type is not "
+                          "valid\"", create_type);
+    if (!region)
+        return REFCL_FAIL(CL_INVALID_VALUE, "buffer_create_info NULL: \"if "
+                          "buffer_create_info is NULL\"");
+    if (!refcl_range_inside(region->origin, region->size, buffer->size))
+        return REFCL_FAIL(CL_INVALID_VALUE, "origin %zu, size %zu of %zu "
+                          "bytes: \"if the region ... is out of bounds in "
+                          "buffer\"", region->origin, region->size,
+                          buffer->size);
     if (region->size == 0)
-        return CL_INVALID_BUFFER_SIZE;
+        return REFCL_FAIL(CL_INVALID_BUFFER_SIZE, "region size 0: \"if the "
+                          "size field of the cl_buffer_region structure ... "
+                          "is zero\"");
     /* CL_MISALIGNED_SUB_BUFFER_OFFSET "if there are no devices in context
      * associated with buffer for which the origin field ... is aligned to
      * the CL_DEVICE_MEM_BASE_ADDR_ALIGN value": every refcl device has the
      * same. */
     if (region->origin % REFCL_MEM_BASE_ALIGN)
-        return CL_MISALIGNED_SUB_BUFFER_OFFSET;
+        return REFCL_FAIL(CL_MISALIGNED_SUB_BUFFER_OFFSET, "origin %zu: not "
+                          "a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN (%u "
+                          "bytes)", region->origin,
+                          (unsigned)REFCL_MEM_BASE_ALIGN);
     return CL_SUCCESS;
 }
 
@@ -82,8 +101,14 @@ cl_mem CL_API_CALL refcl_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 {
     /* CL_INVALID_MEM_OBJECT "if buffer is not a valid buffer object", "if
      * buffer is a sub-buffer object". */
-    if (!refcl_object_valid(buffer, REFCL_MEM) || buffer->parent)
-        return refcl_errcode(NULL, CL_INVALID_MEM_OBJECT, errcode_ret);
+    if (!refcl_object_valid(buffer, REFCL_MEM))
+        return refcl_errcode(NULL, refcl_invalid_handle(buffer, REFCL_MEM),
+                             errcode_ret);
+    if (buffer->parent)
+        return refcl_errcode(NULL,
+                             REFCL_FAIL(CL_INVALID_MEM_OBJECT, "\"if buffer "
+                                        "is a sub-buffer object\""),
+                             errcode_ret);
     const cl_buffer_region *region = create_info;
     cl_int err = region_check(buffer, flags, create_type, region);
     if (err != CL_SUCCESS)
@@ -96,7 +121,10 @@ cl_mem CL_API_CALL refcl_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
         REFCL_STORAGE_PARENT, base ? base + region->origin : NULL,
         region->size);
     if (!sub)
-        return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+        return refcl_errcode(NULL,
+                             REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                        "no memory for the sub-buffer"),
+                             errcode_ret);
     sub->origin = region->origin;
     /* "If buffer is created with CL_MEM_USE_HOST_PTR, the host_ptr
      * associated with the buffer object returned is host_ptr + origin." */

@@ -143,22 +143,39 @@ void refcl_svm_teardown(void)
  * or > CL_DEVICE_MAX_MEM_ALLOC_SIZE value for any device in context",
  * "alignment is not a power of two or the OpenCL implementation cannot
  * support the specified alignment". */
-static bool svm_request_valid(cl_svm_mem_flags flags, size_t size,
-                              cl_uint alignment)
+static cl_int svm_request_check(cl_svm_mem_flags flags, size_t size,
+                                cl_uint alignment)
 {
-    return refcl_mem_flags_valid(flags, SVM_FLAGS) &&
-           !(flags & CL_MEM_SVM_ATOMICS) && size != 0 &&
-           size <= refcl_max_mem_alloc_size() &&
-           (alignment & (alignment - 1)) == 0 && alignment <= SVM_ALIGN_MAX;
+    if (!refcl_mem_flags_valid(flags, SVM_FLAGS))
+        return REFCL_FAIL(CL_INVALID_VALUE, "flags 0x%llX: \"if values "
+                          "specified in flags do not follow rules described "
+                          "for supported values\"", (unsigned long long)flags);
+    if (flags & CL_MEM_SVM_ATOMICS)
+        return REFCL_FAIL(CL_INVALID_VALUE, "CL_MEM_SVM_ATOMICS: \"not "
+                          "supported by at least one device in context\"");
+    if (size == 0 || size > refcl_max_mem_alloc_size())
+        return REFCL_FAIL(CL_INVALID_VALUE, "size %zu: \"if size is 0 or > "
+                          "CL_DEVICE_MAX_MEM_ALLOC_SIZE\" (%llu)", size,
+                          (unsigned long long)refcl_max_mem_alloc_size());
+    if ((alignment & (alignment - 1)) != 0 || alignment > SVM_ALIGN_MAX)
+        return REFCL_FAIL(CL_INVALID_VALUE, "alignment %u: \"if alignment is "
+                          "not a power of two or the OpenCL implementation "
+                          "cannot support the specified alignment\"",
+                          alignment);
+    return CL_SUCCESS;
 }
 
 /* "Otherwise, like malloc, it returns a NULL pointer value": NULL is the
- * only way clSVMAlloc says anything, a bad context included. */
+ * only way clSVMAlloc says anything, a bad context included (the trace
+ * still shows why, with the code the spec would have had). */
 void *CL_API_CALL refcl_clSVMAlloc(cl_context context, cl_svm_mem_flags flags,
                                    size_t size, cl_uint alignment)
 {
-    if (!refcl_object_valid(context, REFCL_CONTEXT) ||
-        !svm_request_valid(flags, size, alignment))
+    if (!refcl_object_valid(context, REFCL_CONTEXT)) {
+        refcl_invalid_handle(context, REFCL_CONTEXT);
+        return NULL;
+    }
+    if (svm_request_check(flags, size, alignment) != CL_SUCCESS)
         return NULL;
     /* "If alignment is 0, a default alignment will be used that is equal
      * to the size of largest data type supported". */
@@ -168,6 +185,9 @@ void *CL_API_CALL refcl_clSVMAlloc(cl_context context, cl_svm_mem_flags flags,
         refcl_storage_free(bytes, size);
         bytes = NULL;
     }
+    if (!bytes)
+        (void)REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for %zu bytes",
+                         size);
     return bytes;
 }
 
@@ -239,13 +259,17 @@ cl_int CL_API_CALL refcl_clEnqueueSVMFree(
     /* CL_INVALID_VALUE "if num_svm_pointers is 0 and svm_pointers is
      * non-NULL, or if svm_pointers is NULL and num_svm_pointers is not 0". */
     if ((num_svm_pointers == 0) != (svm_pointers == NULL))
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "num_svm_pointers %u, "
+                          "svm_pointers %s: \"if num_svm_pointers is 0 and "
+                          "svm_pointers is non-NULL, or if svm_pointers is "
+                          "NULL and num_svm_pointers is not 0\"",
+                          num_svm_pointers, svm_pointers ? "non-NULL" : "NULL");
     /* "The memory associated with svm_pointers can be reused or freed after
      * the function returns": a copy. */
     struct svm_free_command *f =
         malloc(sizeof(*f) + num_svm_pointers * sizeof(void *));
     if (!f)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     *f = (struct svm_free_command){queue, pfn_free_func, user_data,
                                    num_svm_pointers};
     if (num_svm_pointers)
@@ -264,14 +288,18 @@ cl_int CL_API_CALL refcl_clEnqueueSVMMemcpy(
         return status;
     /* CL_INVALID_VALUE "if dst_ptr is NULL", "if src_ptr is NULL" (and
      * ranges past the end of the address space). */
-    if (!dst_ptr || !src_ptr || range_wraps(dst_ptr, size) ||
-        range_wraps(src_ptr, size))
-        return CL_INVALID_VALUE;
-    /* CL_MEM_COPY_OVERLAP "if the values specified for dst_ptr, src_ptr and
-     * size result in an overlapping copy". */
+    if (!dst_ptr || !src_ptr)
+        return REFCL_FAIL(CL_INVALID_VALUE, "%s NULL: \"if dst_ptr is NULL\", "
+                          "\"if src_ptr is NULL\"",
+                          dst_ptr ? "src_ptr" : "dst_ptr");
+    if (range_wraps(dst_ptr, size) || range_wraps(src_ptr, size))
+        return REFCL_FAIL(CL_INVALID_VALUE, "size %zu: past the end of the "
+                          "address space", size);
     if (refcl_ranges_overlap((uintptr_t)dst_ptr, size, (uintptr_t)src_ptr,
                              size))
-        return CL_MEM_COPY_OVERLAP;
+        return REFCL_FAIL(CL_MEM_COPY_OVERLAP, "\"if the values specified "
+                          "for dst_ptr, src_ptr and size result in an "
+                          "overlapping copy\"");
     return refcl_enqueue_copy(queue, CL_COMMAND_SVM_MEMCPY, blocking_copy,
                               NULL, NULL, dst_ptr, src_ptr, size, num_events,
                               wait_list, event);
@@ -288,10 +316,22 @@ cl_int CL_API_CALL refcl_clEnqueueSVMMemFill(
     /* CL_INVALID_VALUE "if svm_ptr is NULL", "if svm_ptr is not aligned to
      * pattern_size bytes", the pattern's rules, "if size is not a multiple
      * of pattern_size". */
-    if (!svm_ptr || refcl_pattern_check(pattern, pattern_size) ||
-        (uintptr_t)svm_ptr % pattern_size || size % pattern_size ||
-        range_wraps(svm_ptr, size))
-        return CL_INVALID_VALUE;
+    if (!svm_ptr)
+        return REFCL_FAIL(CL_INVALID_VALUE,
+                          "svm_ptr NULL: \"if svm_ptr is NULL\"");
+    status = refcl_pattern_check(pattern, pattern_size);
+    if (status != CL_SUCCESS)
+        return status;
+    if ((uintptr_t)svm_ptr % pattern_size)
+        return REFCL_FAIL(CL_INVALID_VALUE, "\"if svm_ptr is not aligned to "
+                          "pattern_size bytes\" (%zu)", pattern_size);
+    if (size % pattern_size)
+        return REFCL_FAIL(CL_INVALID_VALUE, "size %zu: \"if size is not a "
+                          "multiple of pattern_size\" (%zu)", size,
+                          pattern_size);
+    if (range_wraps(svm_ptr, size))
+        return REFCL_FAIL(CL_INVALID_VALUE, "size %zu: past the end of the "
+                          "address space", size);
     return refcl_enqueue_fill(queue, CL_COMMAND_SVM_MEMFILL, NULL, svm_ptr,
                               pattern, pattern_size, size, num_events,
                               wait_list, event);
@@ -310,7 +350,7 @@ static cl_int enqueue_order(struct _cl_command_queue *queue,
      * executor orders a command without ops after everything before it). */
     void *payload = malloc(1);
     if (!payload)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     return refcl_mem_enqueue(queue, type, blocking, num_events, wait_list,
                              event, &svm_order_ops, payload);
 }
@@ -328,11 +368,20 @@ cl_int CL_API_CALL refcl_clEnqueueSVMMap(
      * enqueuing a command with a SVM buffer, the region is already mapped
      * in the host address space." */
     bool invalidate = map_flags & CL_MAP_WRITE_INVALIDATE_REGION;
-    if (!svm_ptr || size == 0 || range_wraps(svm_ptr, size) ||
-        (map_flags & ~(cl_map_flags)(CL_MAP_READ | CL_MAP_WRITE |
+    if (!svm_ptr)
+        return REFCL_FAIL(CL_INVALID_VALUE,
+                          "svm_ptr NULL: \"if svm_ptr is NULL\"");
+    if (size == 0)
+        return REFCL_FAIL(CL_INVALID_VALUE, "size 0: \"if size is zero\"");
+    if (range_wraps(svm_ptr, size))
+        return REFCL_FAIL(CL_INVALID_VALUE, "size %zu: past the end of the "
+                          "address space", size);
+    if ((map_flags & ~(cl_map_flags)(CL_MAP_READ | CL_MAP_WRITE |
                                      CL_MAP_WRITE_INVALIDATE_REGION)) ||
         (invalidate && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))))
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "map_flags 0x%llX: \"if values "
+                          "specified in map_flags are not valid\"",
+                          (unsigned long long)map_flags);
     return enqueue_order(queue, CL_COMMAND_SVM_MAP, blocking_map, num_events,
                          wait_list, event);
 }
@@ -345,9 +394,9 @@ cl_int CL_API_CALL refcl_clEnqueueSVMUnmap(cl_command_queue queue,
     cl_int status = svm_command_check(queue, num_events, wait_list);
     if (status != CL_SUCCESS)
         return status;
-    /* CL_INVALID_VALUE "if svm_ptr is NULL". */
     if (!svm_ptr)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE,
+                          "svm_ptr NULL: \"if svm_ptr is NULL\"");
     return enqueue_order(queue, CL_COMMAND_SVM_UNMAP, CL_FALSE, num_events,
                          wait_list, event);
 }
@@ -381,13 +430,24 @@ cl_int CL_API_CALL refcl_clEnqueueSVMMigrateMem(
      * NULL", "if flags is not zero and is not a valid combination of the
      * values described in the Memory migration Flags table", and ranges
      * outside the allocations. */
-    if (num_svm_pointers == 0 || !svm_pointers ||
-        (flags & ~(cl_mem_migration_flags)(
-                     CL_MIGRATE_MEM_OBJECT_HOST |
-                     CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)) ||
-        !ranges_in_allocations(queue->context, num_svm_pointers, svm_pointers,
+    if (num_svm_pointers == 0 || !svm_pointers)
+        return REFCL_FAIL(CL_INVALID_VALUE, "%s: \"if num_svm_pointers is "
+                          "zero\", \"if svm_pointers is NULL\"",
+                          svm_pointers ? "num_svm_pointers 0"
+                                       : "svm_pointers NULL");
+    if (flags & ~(cl_mem_migration_flags)(
+                    CL_MIGRATE_MEM_OBJECT_HOST |
+                    CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+        return REFCL_FAIL(CL_INVALID_VALUE, "flags 0x%llX: \"if flags is not "
+                          "zero and is not a valid combination of the "
+                          "values described in the Memory migration Flags "
+                          "table\"", (unsigned long long)flags);
+    if (!ranges_in_allocations(queue->context, num_svm_pointers, svm_pointers,
                                sizes))
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "\"if sizes[i] is non-zero and "
+                          "the memory range described by svm_pointers[i] "
+                          "and sizes[i] is not contained within an SVM "
+                          "allocation\"");
     return enqueue_order(queue, CL_COMMAND_SVM_MIGRATE_MEM, CL_FALSE,
                          num_events, wait_list, event);
 }

@@ -111,13 +111,18 @@ cl_int CL_API_CALL refcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
                                                 cl_platform_id *out,
                                                 cl_uint *num_platforms)
 {
-    if ((num_entries == 0 && out) || (!out && !num_platforms))
-        return CL_INVALID_VALUE;
+    if (num_entries == 0 && out)
+        return REFCL_FAIL(CL_INVALID_VALUE, "num_entries 0: \"if num_entries "
+                          "is equal to zero and platforms is not NULL\"");
+    if (!out && !num_platforms)
+        return REFCL_FAIL(CL_INVALID_VALUE, "\"if both num_platforms and "
+                          "platforms are NULL\"");
     struct _cl_platform_id *const *list;
     cl_uint count = refcl_platforms(&list);
     switch (refcl_config()->fault) {
     case REFCL_FAULT_GET_PLATFORMS_FAILS:
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                          "REFCL_FAULT=get-platforms-fails");
     case REFCL_FAULT_ZERO_PLATFORMS: /* success, yet nothing: a driver bug */
         if (num_platforms)
             *num_platforms = 0;
@@ -126,7 +131,8 @@ cl_int CL_API_CALL refcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
         break;
     }
     if (count == 0)
-        return CL_PLATFORM_NOT_FOUND_KHR;
+        return REFCL_FAIL(CL_PLATFORM_NOT_FOUND_KHR,
+                          "\"if zero platforms are available\"");
     for (cl_uint i = 0; out && i < count && i < num_entries; i++)
         out[i] = list[i];
     if (num_platforms)
@@ -153,7 +159,7 @@ cl_int CL_API_CALL refcl_clGetPlatformInfo(cl_platform_id platform,
      * refcl's default platform (the spec leaves NULL to the implementation). */
     struct _cl_platform_id *p = refcl_platform_resolve(platform);
     if (!p)
-        return CL_INVALID_PLATFORM;
+        return refcl_invalid_handle(platform, REFCL_PLATFORM);
 
     /* Constant strings by value and size (sizeof counts the NUL): strlen
      * only for the configured ones. */
@@ -195,13 +201,13 @@ cl_int CL_API_CALL refcl_clGetPlatformInfo(cl_platform_id platform,
         break;
     case CL_PLATFORM_ICD_SUFFIX_KHR:
         if (refcl_config()->fault == REFCL_FAULT_SUFFIX_FAILS)
-            return CL_INVALID_VALUE;
+            return REFCL_FAIL(CL_INVALID_VALUE, "REFCL_FAULT=suffix-fails");
         string = p->icd_suffix;
         break;
     default:
-        /* CL_INVALID_VALUE "if param_name is not one of the supported
-         * values". */
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
     }
     if (string)
         return refcl_info_string(string, param_value_size, param_value,

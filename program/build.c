@@ -37,7 +37,9 @@ static cl_int shared_check(cl_uint num_devices, const cl_device_id *device_list,
     /* CL_INVALID_VALUE "if pfn_notify is NULL but user_data is not
      * NULL". */
     if (status == CL_SUCCESS && !notify && user_data)
-        status = CL_INVALID_VALUE;
+        status = REFCL_FAIL(CL_INVALID_VALUE, "user_data without pfn_notify: "
+                            "\"if pfn_notify is NULL but user_data is not "
+                            "NULL\"");
     return status;
 }
 
@@ -47,10 +49,14 @@ static cl_int program_members(const struct _cl_program *program,
                               cl_uint num_devices,
                               const cl_device_id *device_list)
 {
-    for (cl_uint i = 0; i < num_devices; i++)
-        if (!refcl_object_valid(device_list[i], REFCL_DEVICE) ||
-            refcl_program_device_index(program, device_list[i]) < 0)
-            return CL_INVALID_DEVICE;
+    for (cl_uint i = 0; i < num_devices; i++) {
+        if (!refcl_object_valid(device_list[i], REFCL_DEVICE))
+            return refcl_invalid_handle(device_list[i], REFCL_DEVICE);
+        if (refcl_program_device_index(program, device_list[i]) < 0)
+            return REFCL_FAIL(CL_INVALID_DEVICE, "device_list[%u]: \"not in "
+                              "the list of devices associated with "
+                              "program\"", i);
+    }
     return CL_SUCCESS;
 }
 
@@ -58,8 +64,10 @@ static cl_int program_members(const struct _cl_program *program,
  * program". */
 static cl_int unchangeable(const struct _cl_program *program)
 {
-    return atomic_load(&program->kernels_attached) ? CL_INVALID_OPERATION
-                                                   : CL_SUCCESS;
+    return atomic_load(&program->kernels_attached)
+               ? REFCL_FAIL(CL_INVALID_OPERATION, "\"if there are kernel "
+                            "objects attached to program\"")
+               : CL_SUCCESS;
 }
 
 /* Records the refusal for the devices of the list, "all devices associated
@@ -69,7 +77,8 @@ static cl_int refuse(struct _cl_program *program, cl_uint num_devices,
                      const char *log)
 {
     cl_uint count = num_devices ? num_devices : program->num_devices;
-    cl_int status = CL_COMPILER_NOT_AVAILABLE;
+    cl_int status = REFCL_FAIL(CL_COMPILER_NOT_AVAILABLE, "refcl has no "
+                               "compiler: \"a compiler is not available\"");
     pthread_mutex_lock(&program->build_lock);
     for (cl_uint k = 0; k < count; k++) {
         long i = num_devices
@@ -79,7 +88,8 @@ static cl_int refuse(struct _cl_program *program, cl_uint num_devices,
          * as the empty string." */
         char *copy = strdup(options ? options : "");
         if (!copy) {
-            status = CL_OUT_OF_HOST_MEMORY;
+            status = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                "no memory for the options");
             break;
         }
         struct refcl_build *build = &program->builds[i];
@@ -97,18 +107,19 @@ cl_int CL_API_CALL refcl_clBuildProgram(
 {
     /* CL_INVALID_PROGRAM "if program is not a valid program object". */
     if (!refcl_object_valid(program, REFCL_PROGRAM))
-        return CL_INVALID_PROGRAM;
+        return refcl_invalid_handle(program, REFCL_PROGRAM);
     cl_int status =
         shared_check(num_devices, device_list, pfn_notify != NULL, user_data);
     if (status == CL_SUCCESS)
         status = program_members(program, num_devices, device_list);
     if (status == CL_SUCCESS)
         status = unchangeable(program);
-    /* CL_INVALID_OPERATION "if program was not created with
-     * clCreateProgramWithSource, clCreateProgramWithIL or
-     * clCreateProgramWithBinary". */
     if (status == CL_SUCCESS && refcl_program_builtin(program))
-        status = CL_INVALID_OPERATION;
+        status = REFCL_FAIL(CL_INVALID_OPERATION, "built-in kernels: \"if "
+                            "program was not created with "
+                            "clCreateProgramWithSource, "
+                            "clCreateProgramWithIL or "
+                            "clCreateProgramWithBinary\"");
     if (status != CL_SUCCESS)
         return status;
     /* CL_COMPILER_NOT_AVAILABLE "if program is created with ...
@@ -124,11 +135,18 @@ static cl_int headers_check(const struct _cl_context *context, cl_uint count,
                             const cl_program *headers, const char **names)
 {
     if (count ? !headers || !names : headers || names)
-        return CL_INVALID_VALUE;
-    for (cl_uint i = 0; i < count; i++)
-        if (!refcl_object_valid(headers[i], REFCL_PROGRAM) ||
-            headers[i]->context != context)
-            return CL_INVALID_PROGRAM;
+        return REFCL_FAIL(CL_INVALID_VALUE, "num_input_headers %u with %s: "
+                          "\"if num_input_headers is zero and ... are not "
+                          "NULL or if num_input_headers is not zero and ... "
+                          "are NULL\"", count,
+                          count ? "a NULL list" : "a list");
+    for (cl_uint i = 0; i < count; i++) {
+        if (!refcl_object_valid(headers[i], REFCL_PROGRAM))
+            return refcl_invalid_handle(headers[i], REFCL_PROGRAM);
+        if (headers[i]->context != context)
+            return REFCL_FAIL(CL_INVALID_PROGRAM, "input_headers[%u]: a "
+                              "program of another context", i);
+    }
     return CL_SUCCESS;
 }
 
@@ -139,7 +157,7 @@ cl_int CL_API_CALL refcl_clCompileProgram(
     void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
 {
     if (!refcl_object_valid(program, REFCL_PROGRAM))
-        return CL_INVALID_PROGRAM;
+        return refcl_invalid_handle(program, REFCL_PROGRAM);
     cl_int status =
         shared_check(num_devices, device_list, pfn_notify != NULL, user_data);
     if (status == CL_SUCCESS)
@@ -149,9 +167,9 @@ cl_int CL_API_CALL refcl_clCompileProgram(
         status = program_members(program, num_devices, device_list);
     if (status == CL_SUCCESS)
         status = unchangeable(program);
-    /* CL_INVALID_OPERATION "if program has no source or IL available". */
     if (status == CL_SUCCESS && refcl_program_builtin(program))
-        status = CL_INVALID_OPERATION;
+        status = REFCL_FAIL(CL_INVALID_OPERATION, "built-in kernels: \"if "
+                            "program has no source or IL available\"");
     if (status != CL_SUCCESS)
         return status;
     /* CL_COMPILER_NOT_AVAILABLE "if a compiler is not available". */
@@ -166,11 +184,18 @@ static cl_int inputs_check(const struct _cl_context *context, cl_uint count,
                            const cl_program *programs)
 {
     if (count == 0 || !programs)
-        return CL_INVALID_VALUE;
-    for (cl_uint i = 0; i < count; i++)
-        if (!refcl_object_valid(programs[i], REFCL_PROGRAM) ||
-            programs[i]->context != context)
-            return CL_INVALID_PROGRAM;
+        return REFCL_FAIL(CL_INVALID_VALUE, "%s: \"if num_input_programs is "
+                          "zero ... or if num_input_programs is not zero "
+                          "and input_programs is NULL\"",
+                          count ? "input_programs NULL"
+                                : "num_input_programs 0");
+    for (cl_uint i = 0; i < count; i++) {
+        if (!refcl_object_valid(programs[i], REFCL_PROGRAM))
+            return refcl_invalid_handle(programs[i], REFCL_PROGRAM);
+        if (programs[i]->context != context)
+            return REFCL_FAIL(CL_INVALID_PROGRAM, "input_programs[%u]: a "
+                              "program of another context", i);
+    }
     return CL_SUCCESS;
 }
 
@@ -184,7 +209,8 @@ cl_program CL_API_CALL refcl_clLinkProgram(
     (void)options;
     /* CL_INVALID_CONTEXT "if context is not a valid context". */
     if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
+        return refcl_errcode(
+            NULL, refcl_invalid_handle(context, REFCL_CONTEXT), errcode_ret);
     cl_int status =
         shared_check(num_devices, device_list, pfn_notify != NULL, user_data);
     if (status == CL_SUCCESS)
@@ -194,8 +220,11 @@ cl_program CL_API_CALL refcl_clLinkProgram(
     /* CL_LINKER_NOT_AVAILABLE "if a linker is not available, i.e.
      * CL_DEVICE_LINKER_AVAILABLE ... is set to CL_FALSE". */
     return refcl_errcode(NULL,
-                         status == CL_SUCCESS ? CL_LINKER_NOT_AVAILABLE
-                                              : status,
+                         status == CL_SUCCESS
+                             ? REFCL_FAIL(CL_LINKER_NOT_AVAILABLE, "refcl "
+                                          "has no linker: \"if a linker is "
+                                          "not available\"")
+                             : status,
                          errcode_ret);
 }
 
@@ -236,9 +265,9 @@ static cl_int build_answer(const struct _cl_program *program,
                                  param_value_size, param_value,
                                  param_value_size_ret);
     default:
-        /* CL_INVALID_VALUE "if param_name is not one of the supported
-         * values". */
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
     }
 }
 
@@ -247,14 +276,13 @@ cl_int CL_API_CALL refcl_clGetProgramBuildInfo(
     size_t param_value_size, void *param_value, size_t *param_value_size_ret)
 {
     if (!refcl_object_valid(program, REFCL_PROGRAM))
-        return CL_INVALID_PROGRAM;
-    /* CL_INVALID_DEVICE "if device is not in the list of devices associated
-     * with program". */
-    long i = refcl_object_valid(device, REFCL_DEVICE)
-                 ? refcl_program_device_index(program, device)
-                 : -1;
+        return refcl_invalid_handle(program, REFCL_PROGRAM);
+    if (!refcl_object_valid(device, REFCL_DEVICE))
+        return refcl_invalid_handle(device, REFCL_DEVICE);
+    long i = refcl_program_device_index(program, device);
     if (i < 0)
-        return CL_INVALID_DEVICE;
+        return REFCL_FAIL(CL_INVALID_DEVICE, "\"if device is not in the list "
+                          "of devices associated with program\"");
     pthread_mutex_lock(&program->build_lock);
     cl_int status = build_answer(program, &program->builds[i], param_name,
                                  param_value_size, param_value,

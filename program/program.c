@@ -24,8 +24,15 @@ cl_int refcl_device_list_shape(cl_uint num_devices,
                                bool required)
 {
     bool empty = !device_list || num_devices == 0;
-    if ((device_list == NULL) != (num_devices == 0) || (required && empty))
-        return CL_INVALID_VALUE;
+    if ((device_list == NULL) != (num_devices == 0))
+        return REFCL_FAIL(CL_INVALID_VALUE, "num_devices %u, device_list %s: "
+                          "\"if device_list is NULL and num_devices is "
+                          "greater than zero, or if device_list is not NULL "
+                          "and num_devices is zero\"", num_devices,
+                          device_list ? "non-NULL" : "NULL");
+    if (required && empty)
+        return REFCL_FAIL(CL_INVALID_VALUE, "\"if device_list is NULL or "
+                          "num_devices is zero\"");
     return CL_SUCCESS;
 }
 
@@ -33,10 +40,14 @@ cl_int refcl_device_list_members(const struct _cl_context *context,
                                  cl_uint num_devices,
                                  const cl_device_id *device_list)
 {
-    for (cl_uint i = 0; i < num_devices; i++)
-        if (!refcl_object_valid(device_list[i], REFCL_DEVICE) ||
-            !refcl_context_has_device(context, device_list[i]))
-            return CL_INVALID_DEVICE;
+    for (cl_uint i = 0; i < num_devices; i++) {
+        if (!refcl_object_valid(device_list[i], REFCL_DEVICE))
+            return refcl_invalid_handle(device_list[i], REFCL_DEVICE);
+        if (!refcl_context_has_device(context, device_list[i]))
+            return REFCL_FAIL(CL_INVALID_DEVICE, "device_list[%u]: \"if "
+                              "any device in device_list is not in the list "
+                              "of devices associated with context\"", i);
+    }
     return CL_SUCCESS;
 }
 
@@ -158,20 +169,29 @@ cl_program CL_API_CALL refcl_clCreateProgramWithSource(cl_context context,
 {
     /* CL_INVALID_CONTEXT "if context is not a valid context". */
     if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
-    /* CL_INVALID_VALUE "if count is zero or if strings or any entry in
-     * strings is NULL". */
+        return refcl_errcode(
+            NULL, refcl_invalid_handle(context, REFCL_CONTEXT), errcode_ret);
     bool bad = count == 0 || !strings;
-    for (cl_uint i = 0; !bad && i < count; i++)
+    cl_uint i = 0;
+    for (; !bad && i < count; i++)
         bad = !strings[i];
     if (bad)
-        return refcl_errcode(NULL, CL_INVALID_VALUE, errcode_ret);
+        return refcl_errcode(
+            NULL,
+            REFCL_FAIL(CL_INVALID_VALUE, "%s: \"if count is zero or if "
+                       "strings or any entry in strings is NULL\"",
+                       count == 0 ? "count 0"
+                       : !strings ? "strings NULL"
+                                  : "an entry NULL"),
+            errcode_ret);
     size_t size = 0;
     char *source = source_join(count, strings, lengths, &size);
     struct _cl_program *program =
         source ? program_create(context, source, size, CL_BUILD_NONE) : NULL;
     return refcl_errcode(program,
-                         program ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY,
+                         program ? CL_SUCCESS
+                                 : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                              "no memory for the program"),
                          errcode_ret);
 }
 
@@ -193,7 +213,13 @@ static cl_int binaries_refuse(cl_uint num_devices, const size_t *lengths,
         if (missing)
             status = CL_INVALID_VALUE;
     }
-    return status;
+    return status == CL_INVALID_VALUE
+               ? REFCL_FAIL(CL_INVALID_VALUE, "\"if lengths or binaries is "
+                            "NULL or if any entry in lengths[i] is zero or "
+                            "binaries[i] is NULL\"")
+               : REFCL_FAIL(CL_INVALID_BINARY, "refcl has no binary format: "
+                            "\"program binary is not a valid binary for the "
+                            "specified device\"");
 }
 
 cl_program CL_API_CALL refcl_clCreateProgramWithBinary(
@@ -202,7 +228,8 @@ cl_program CL_API_CALL refcl_clCreateProgramWithBinary(
     cl_int *binary_status, cl_int *errcode_ret)
 {
     if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
+        return refcl_errcode(
+            NULL, refcl_invalid_handle(context, REFCL_CONTEXT), errcode_ret);
     cl_int status = refcl_device_list_shape(num_devices, device_list, true);
     if (status == CL_SUCCESS)
         status = refcl_device_list_members(context, num_devices, device_list);
@@ -220,10 +247,14 @@ cl_program CL_API_CALL refcl_clCreateProgramWithIL(cl_context context,
     (void)il;
     (void)length;
     if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
-    /* CL_INVALID_OPERATION "if no devices in context support intermediate
-     * language programs": CL_DEVICE_IL_VERSION is "". */
-    return refcl_errcode(NULL, CL_INVALID_OPERATION, errcode_ret);
+        return refcl_errcode(
+            NULL, refcl_invalid_handle(context, REFCL_CONTEXT), errcode_ret);
+    /* CL_DEVICE_IL_VERSION is "". */
+    return refcl_errcode(NULL,
+                         REFCL_FAIL(CL_INVALID_OPERATION, "\"if no devices "
+                                    "in context support intermediate "
+                                    "language programs\""),
+                         errcode_ret);
 }
 
 /* The next name of a semi-colon separated list at *@p list, spaces
@@ -294,7 +325,8 @@ static cl_int program_devices(struct _cl_program *program,
 {
     program->devices = malloc(num_devices * sizeof(cl_device_id));
     if (!program->devices)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for %u handles",
+                          num_devices);
     program->num_devices = 0;
     for (cl_uint i = 0; i < num_devices; i++)
         if (refcl_program_device_index(program, device_list[i]) < 0)
@@ -314,11 +346,13 @@ static cl_int builtins_load(struct _cl_program *program, cl_uint num_devices,
         return status;
     program->kernels = malloc(count * sizeof(*program->kernels));
     if (!program->kernels)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for %zu "
+                          "kernels", count);
     program->kernel_count = builtins_parse(names, program->kernels);
     program->kernel_names = kernel_names_join(program);
     if (!program->kernel_names)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                          "no memory for the kernel names");
     for (cl_uint i = 0; i < program->num_devices; i++)
         program->builds[i].status = CL_BUILD_SUCCESS;
     return CL_SUCCESS;
@@ -329,12 +363,13 @@ cl_program CL_API_CALL refcl_clCreateProgramWithBuiltInKernels(
     const char *kernel_names, cl_int *errcode_ret)
 {
     if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
+        return refcl_errcode(
+            NULL, refcl_invalid_handle(context, REFCL_CONTEXT), errcode_ret);
     /* CL_INVALID_VALUE "if device_list is NULL or num_devices is zero". */
     cl_int status = refcl_device_list_shape(num_devices, device_list, true);
-    /* CL_INVALID_VALUE "if kernel_names is NULL". */
     if (status == CL_SUCCESS && !kernel_names)
-        status = CL_INVALID_VALUE;
+        status = REFCL_FAIL(CL_INVALID_VALUE,
+                            "kernel_names NULL: \"if kernel_names is NULL\"");
     /* CL_INVALID_DEVICE "if any device in device_list is not in the list
      * of devices associated with context". */
     if (status == CL_SUCCESS)
@@ -345,7 +380,10 @@ cl_program CL_API_CALL refcl_clCreateProgramWithBuiltInKernels(
     size_t count = status == CL_SUCCESS ? builtins_parse(kernel_names, NULL)
                                         : 0;
     if (status == CL_SUCCESS && count == 0)
-        status = CL_INVALID_VALUE;
+        status = REFCL_FAIL(CL_INVALID_VALUE, "kernel_names \"%.64s\": \"if "
+                            "kernel_names contains a kernel name that is not "
+                            "supported by any of the devices in "
+                            "device_list\"", kernel_names);
     if (status != CL_SUCCESS)
         return refcl_errcode(NULL, status, errcode_ret);
 
@@ -355,7 +393,8 @@ cl_program CL_API_CALL refcl_clCreateProgramWithBuiltInKernels(
         source ? program_create(context, source, 1, CL_BUILD_NONE) : NULL;
     status = program ? builtins_load(program, num_devices, device_list,
                                      kernel_names, count)
-                     : CL_OUT_OF_HOST_MEMORY;
+                     : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                  "no memory for the program");
     if (status != CL_SUCCESS && program) {
         program_destroy(&program->obj);
         program = NULL;
@@ -417,7 +456,8 @@ static cl_int binary_sizes(cl_uint num_devices, size_t param_value_size,
 {
     size_t *zeros = calloc(num_devices, sizeof(size_t));
     if (!zeros)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for %u sizes",
+                          num_devices);
     cl_int status = refcl_info_return(zeros, num_devices * sizeof(size_t),
                                       param_value_size, param_value,
                                       param_value_size_ret);
@@ -433,7 +473,7 @@ cl_int CL_API_CALL refcl_clGetProgramInfo(cl_program program,
 {
     /* CL_INVALID_PROGRAM "if program is a not a valid program object". */
     if (!refcl_object_valid(program, REFCL_PROGRAM))
-        return CL_INVALID_PROGRAM;
+        return refcl_invalid_handle(program, REFCL_PROGRAM);
     const void *value;
     size_t size;
     cl_uint count;
@@ -485,8 +525,13 @@ cl_int CL_API_CALL refcl_clGetProgramInfo(cl_program program,
          * successful program executable has not been built"; else
          * CL_INVALID_VALUE "if param_name is not one of the supported
          * values". */
-        return needs_executable(param_name) ? CL_INVALID_PROGRAM_EXECUTABLE
-                                            : CL_INVALID_VALUE;
+        return needs_executable(param_name)
+                   ? REFCL_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "param_name "
+                                "0x%X: \"a successful program executable has "
+                                "not been built\"", param_name)
+                   : REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                                "param_name is not one of the supported "
+                                "values\"", param_name);
     }
     return refcl_info_return(value, size, param_value_size, param_value,
                              param_value_size_ret);
@@ -503,10 +548,10 @@ cl_int CL_API_CALL refcl_clSetProgramReleaseCallback(
     (void)pfn_notify;
     (void)user_data;
     if (!refcl_object_valid(program, REFCL_PROGRAM))
-        return CL_INVALID_PROGRAM;
-    /* CL_INVALID_OPERATION "if no devices in the context associated with
-     * program support destructors for program scope global variables". */
-    return CL_INVALID_OPERATION;
+        return refcl_invalid_handle(program, REFCL_PROGRAM);
+    return REFCL_FAIL(CL_INVALID_OPERATION, "\"if no devices in the context "
+                      "associated with program support destructors for "
+                      "program scope global variables\"");
 }
 
 /* CL_INVALID_PROGRAM "if program is not a valid program object created
@@ -519,5 +564,7 @@ cl_int CL_API_CALL refcl_clSetProgramSpecializationConstant(
     (void)spec_id;
     (void)spec_size;
     (void)spec_value;
-    return CL_INVALID_PROGRAM;
+    return REFCL_FAIL(CL_INVALID_PROGRAM, "\"if program is not a valid "
+                      "program object created from an intermediate "
+                      "language\": refcl has none");
 }

@@ -351,7 +351,9 @@ def wrapper(name, prototype):
         else:
             ok = "result != NULL"
             end = statement("line_end_pointer", ["result", errcode])
-    body = [wrap("    " + call % name, names, ");", 8).lstrip()]
+    # The reason printed for a failure is this call's (refcl/error.h).
+    body = ["refcl_reason_clear();",
+            wrap("    " + call % name, names, ");", 8).lstrip()]
     statements = [statement(*classify(params, i, "ok"))
                   for i in range(len(params))]
     if any(re.search(r"\bok\b", s) for s in statements):

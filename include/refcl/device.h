@@ -45,8 +45,9 @@ struct refcl_topology {
 extern const struct refcl_topology *_Atomic refcl_topology_loaded
     __attribute__((visibility("hidden")));
 
-/** Loads the topology once (thread-safe); what refcl_topology_get calls
- *  until it has loaded. @return NULL if hwloc could not load it. */
+/** Loads the topology unless loaded (thread-safe); what refcl_topology_get
+ *  calls until a load succeeds: a failed load is tried again next time.
+ *  @return NULL if hwloc could not load it. */
 const struct refcl_topology *refcl_topology_load_once(void);
 
 /**
@@ -67,9 +68,11 @@ void refcl_topology_teardown(void);
 /**
  * Makes refcl's hwloc calls usable (device/hwloc_lazy.c): finds every hwloc
  * function refcl calls, in the program or else in hwloc's library, which it
- * opens then; once (thread-safe). The topology load calls it first; refcl
- * calls hwloc only after it has succeeded.
- * @return false, after one message on stderr, if hwloc cannot be loaded.
+ * opens then. Only the topology load calls it, under its lock, until it
+ * succeeds (a failure may be transient: no memory, no file descriptor);
+ * refcl calls hwloc only after it has succeeded.
+ * @return false, after a message on stderr the first time, if hwloc cannot
+ * be loaded.
  */
 bool refcl_hwloc_open(void);
 
@@ -162,7 +165,8 @@ cl_int refcl_partition_describe(const struct refcl_topology *topology,
                                 struct _cl_device_id *device);
 
 /**
- * Creates the root device of every platform, once, loading the topology.
+ * Creates the root device of every platform, loading the topology, unless
+ * done (thread-safe). A failure is not remembered: the next call tries again.
  * @return CL_SUCCESS, or CL_OUT_OF_HOST_MEMORY if that failed.
  */
 cl_int refcl_root_devices_init(void);

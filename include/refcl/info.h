@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "refcl/compat.h"
+#include "refcl/error.h"
 
 /**
  * refcl_info_return's copy, inline: the 4- and 8-byte answers (cl_uint,
@@ -54,7 +55,11 @@ static inline cl_int refcl_info_return(const void *value, size_t size,
 {
     if (param_value) {
         if (param_value_size < size)
-            return CL_INVALID_VALUE;
+            return REFCL_FAIL(CL_INVALID_VALUE,
+                              "param_value_size %zu < %zu: \"if size in bytes "
+                              "specified by param_value_size is < size of "
+                              "return type\"",
+                              param_value_size, size);
         if (value)
             refcl_info_copy(param_value, value, size);
     }

@@ -171,10 +171,25 @@ static inline cl_int refcl_mem_host_access(const struct _cl_mem *mem,
     cl_mem_flags f = mem->flags;
     bool no_reads = f & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS);
     bool no_writes = f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
-    if (((access & REFCL_HOST_READS) && no_reads) ||
-        ((access & REFCL_HOST_WRITES) && no_writes))
-        return CL_INVALID_OPERATION;
+    if ((access & REFCL_HOST_READS) && no_reads)
+        return REFCL_FAIL(CL_INVALID_OPERATION, "a read of a buffer created "
+                          "with CL_MEM_HOST_WRITE_ONLY or "
+                          "CL_MEM_HOST_NO_ACCESS");
+    if ((access & REFCL_HOST_WRITES) && no_writes)
+        return REFCL_FAIL(CL_INVALID_OPERATION, "a write to a buffer created "
+                          "with CL_MEM_HOST_READ_ONLY or "
+                          "CL_MEM_HOST_NO_ACCESS");
     return CL_SUCCESS;
+}
+
+/** CL_MEM_OBJECT_ALLOCATION_FAILURE "if there is a failure to allocate
+ *  memory for data store associated with" a buffer: its storage, allocated
+ *  when first used, could not be. */
+static inline cl_int refcl_mem_store_failed(void)
+{
+    return REFCL_FAIL(CL_MEM_OBJECT_ALLOCATION_FAILURE, "\"if there is a "
+                      "failure to allocate memory for data store associated "
+                      "with buffer\"");
 }
 
 /**
@@ -184,7 +199,10 @@ static inline cl_int refcl_mem_host_access(const struct _cl_mem *mem,
  */
 static inline cl_int refcl_mem_writable(const struct _cl_mem *mem)
 {
-    return mem->read_only_bytes ? CL_INVALID_OPERATION : CL_SUCCESS;
+    return mem->read_only_bytes
+               ? REFCL_FAIL(CL_INVALID_OPERATION, "a write to read-only "
+                            "imported memory")
+               : CL_SUCCESS;
 }
 
 /**

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "refcl/compat.h"
+#include "refcl/error.h"
 
 /** The CL object types, one pool each. */
 enum refcl_type {
@@ -144,12 +145,18 @@ static inline bool refcl_object_valid(const void *handle,
 /** The spec's CL_INVALID_<TYPE> code for @p type. */
 cl_int refcl_invalid_code(enum refcl_type type) __attribute__((cold));
 
+/** refcl_invalid_code for @p handle, which is not a live @p type, with the
+ *  reason ("not a live cl_context") when reasons are on (refcl/error.h). */
+cl_int refcl_invalid_handle(const void *handle, enum refcl_type type)
+    __attribute__((cold));
+
 /** CL_SUCCESS if valid, else the spec's CL_INVALID_<TYPE> for @p type. */
 static inline cl_int refcl_object_check(const void *handle,
                                         enum refcl_type type)
 {
-    return refcl_object_valid(handle, type) ? CL_SUCCESS
-                                            : refcl_invalid_code(type);
+    return refcl_object_valid(handle, type)
+               ? CL_SUCCESS
+               : refcl_invalid_handle(handle, type);
 }
 
 /**

@@ -8,11 +8,17 @@
  * flags, the properties, NULL memory, pages that are not mapped (found
  * without touching them: a PROT_NONE page or a hole in the range never
  * faults), imports sharing a page with different flags (issue 7); pages
- * that are read-only make a read-only object.
+ * that are read-only make a read-only object. With no file descriptor left
+ * to read the mappings with, an import of valid memory is
+ * CL_OUT_OF_HOST_MEMORY, not the application's CL_INVALID_OPERATION
+ * (issue 22, defect 3), and works again once descriptors are free.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -279,6 +285,45 @@ static void check_unmapped_pages(void)
     munmap(pages + 3 * page, page);
 }
 
+/* Descriptors opened on /dev/null until none is left under a limit of
+ * what is open now plus a few: every gap below the limit filled. */
+#define SPARE_FDS 8
+static int exhaust_fds(struct rlimit *old, int *fds, int room)
+{
+    int highest = -1;
+    for (int fd = 0; fd < 4096; fd++)
+        if (fcntl(fd, F_GETFD) != -1)
+            highest = fd;
+    CHECK_EQ(getrlimit(RLIMIT_NOFILE, old), 0);
+    struct rlimit tight = {(rlim_t)highest + 1 + SPARE_FDS, old->rlim_max};
+    CHECK_EQ(setrlimit(RLIMIT_NOFILE, &tight), 0);
+    int n = 0;
+    while (n < room && (fds[n] = open("/dev/null", O_RDONLY)) >= 0)
+        n++;
+    CHECK(n < room);
+    CHECK_EQ(errno, EMFILE);
+    return n;
+}
+
+static void check_no_descriptors(void)
+{
+    static unsigned char bytes[64];
+    int fds[4096];
+    struct rlimit old;
+    int n = exhaust_fds(&old, fds, (int)(sizeof(fds) / sizeof(fds[0])));
+    CHECK_EQ(import_fails(context, 0, NULL, bytes, sizeof(bytes)),
+             CL_OUT_OF_HOST_MEMORY);
+    /* Memory that is not mapped is the application's fault, but refcl
+     * cannot tell without the mappings: the same answer. */
+    CHECK_EQ(import_fails(context, 0, NULL, test_unmapped_handle(), 16),
+             CL_OUT_OF_HOST_MEMORY);
+    for (int i = 0; i < n; i++)
+        close(fds[i]);
+    CHECK_EQ(setrlimit(RLIMIT_NOFILE, &old), 0);
+    cl_mem mem = import_ok(0, NULL, bytes, sizeof(bytes));
+    CHECK_EQ(clReleaseMemObject(mem), CL_SUCCESS);
+}
+
 /* Pages refcl may read but not write: a read-only object that no command
  * writes. */
 static void check_read_only_pages(void)
@@ -413,6 +458,7 @@ int main(void)
     check_zero_copy();
     check_arguments();
     check_unmapped_pages();
+    check_no_descriptors();
     check_read_only_pages();
     check_shared_pages();
     check_lifetime();
