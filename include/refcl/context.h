@@ -39,7 +39,7 @@ struct _cl_context {
      *  spinning before it sleeps watches, without the lock. */
     atomic_uint events_generation;
 };
-REFCL_OBJECT_LAYOUT(struct _cl_context);
+REFCL_OBJECT_LAYOUT(REFCL_CONTEXT, struct _cl_context);
 
 /**
  * Reports an error to an application's pfn_notify, if it gave one, as a

@@ -135,7 +135,7 @@ struct _cl_kernel {
     size_t svm_ptr_count;
     cl_bool svm_fine_grain_system;   /**< CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM */
 };
-REFCL_OBJECT_LAYOUT(struct _cl_kernel);
+REFCL_OBJECT_LAYOUT(REFCL_KERNEL, struct _cl_kernel);
 
 /**
  * Creates a kernel of @p program running @p builtin, holding the program.
