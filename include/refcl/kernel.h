@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's kernels. refcl has no compiler: every kernel is one of the
- * built-in kernels of kernel/builtin.c, written in C against the
- * descriptions below, and run over an ND-range by kernel/ndrange.c.
+ * built-in kernels of kernel/builtin.c and kernel/args64.c, written in C
+ * against the descriptions below, and run over an ND-range by
+ * kernel/ndrange.c.
  * docs/built-in-kernels.md documents each one.
  */
 #ifndef REFCL_KERNEL_H
@@ -105,6 +106,9 @@ struct refcl_builtin {
  *  them. */
 extern const struct refcl_builtin *const refcl_builtins[];
 extern const size_t refcl_builtin_count;
+
+/** refcl_args64 (kernel/args64.c), last in refcl_builtins. */
+extern const struct refcl_builtin refcl_builtin_args64;
 
 /** The built-in kernel called @p name (@p length characters), or NULL. */
 const struct refcl_builtin *refcl_builtin_find(const char *name,
