@@ -22,8 +22,8 @@
  * quarantine before reuse, so a just-released handle stays invalid for a
  * while instead of aliasing the next object created; only when no memory
  * is left for fresh slots are quarantined ones taken early. The quarantine
- * is linked through the header's own `free_next` (a pool index), so a
- * released object's `parent` still says what it was.
+ * is linked through the header's own `free_next`, so a released object's
+ * `parent` still says what it was.
  *
  * Measured (bench/README.md, issue 22): with slots of 256 bytes for every
  * type, a live user event cost 264 bytes of RSS; with per-type slots, 200
@@ -59,8 +59,8 @@ _Static_assert(REFCL_SEGMENT0_SLOTS % CHUNK == 0, "chunks fit segments");
 struct stripe {
     _Alignas(64) pthread_mutex_t lock;
     size_t fresh, fresh_end;         /* its chunk of never-used slots */
-    uint32_t free_head, free_tail;   /* FIFO of pool indices, linked
-                                        through `free_next` */
+    struct refcl_object *free_head;  /* FIFO, linked through `free_next` */
+    struct refcl_object *free_tail;
     size_t free_count;
 };
 
@@ -147,20 +147,6 @@ static struct refcl_object *slot_at(enum refcl_type type, size_t index)
                                               slot_size(type));
 }
 
-/* The pool index of @p obj, a slot of the @p type pool. */
-static uint32_t slot_index(enum refcl_type type,
-                           const struct refcl_object *obj)
-{
-    const struct refcl_pool_map *map = &refcl_pools[type];
-    for (unsigned k = 0;; k++) {
-        uintptr_t offset =
-            (uintptr_t)obj -
-            atomic_load_explicit(&map->base[k], memory_order_relaxed);
-        if (offset < map->segment0_bytes << k)
-            return (uint32_t)(segment_first(k) + offset / map->slot_size);
-    }
-}
-
 /* Maps segment @p k of the @p type pool. Under its grow_lock. */
 static bool segment_map(enum refcl_type type, unsigned k)
 {
@@ -243,9 +229,10 @@ static struct refcl_object *stripe_take(enum refcl_type type, size_t size,
     struct stripe *stripe = &pools[type].stripes[s];
     if (stripe->free_count > QUARANTINE ||
         (any_freed && stripe->free_count)) {
-        struct refcl_object *obj = slot_at(type, stripe->free_head);
+        struct refcl_object *obj = stripe->free_head;
         stripe->free_head = obj->free_next;
-        stripe->free_count--;
+        if (--stripe->free_count == 0)
+            stripe->free_tail = NULL;
         return obj;
     }
     if (any_freed ||
@@ -319,15 +306,9 @@ void *refcl_object_alloc_sized(enum refcl_type type, size_t size,
                                struct _cl_platform_id *platform,
                                const struct _cl_icd_dispatch *dispatch)
 {
+    /* Every allocation of a type passes the one size REFCL_OBJECT_LAYOUT
+     * declares for it, so the first fixes the slot size for all. */
     pthread_once(&pools_once, pools_init);
-    /* Read unlocked: once set, a pool's slot size never changes. A size
-     * past it would be a struct REFCL_OBJECT_LAYOUT did not declare. */
-    size_t slot = atomic_load_explicit(&refcl_pools[type].base[0],
-                                       memory_order_acquire)
-                      ? slot_size(type)
-                      : size;
-    if (size > slot)
-        return NULL;
     unsigned s = stripe_pick();
     struct refcl_object *obj =
         stripe_alloc(type, size, s, false, parent, platform, dispatch);
@@ -343,13 +324,13 @@ void refcl_object_free(struct refcl_object *obj)
                           0xffffu);
     struct stripe *stripe = &pools[type].stripes[obj->stripe];
     atomic_store_explicit(&obj->state, 0, memory_order_release);
-    uint32_t index = slot_index(type, obj);
     pthread_mutex_lock(&stripe->lock);
-    if (stripe->free_count)
-        slot_at(type, stripe->free_tail)->free_next = index;
+    obj->free_next = NULL;
+    if (stripe->free_tail)
+        stripe->free_tail->free_next = obj;
     else
-        stripe->free_head = index;
-    stripe->free_tail = index;
+        stripe->free_head = obj;
+    stripe->free_tail = obj;
     stripe->free_count++;
     pthread_mutex_unlock(&stripe->lock);
 }

@@ -24,40 +24,39 @@
 #include "refcl/kernel.h"
 #include "refcl/program.h"
 
-static size_t round_up(size_t bytes, size_t align)
-{
-    return (bytes + align - 1) / align * align;
-}
-
 /* Bytes of the argument block of @p builtin (the entries, then the copies
- * of by-value arguments over 8 bytes); with @p block, points the entries
- * of those to their copies in it. */
+ * of by-value arguments over 8 bytes); with @p block, makes its entries
+ * unset, those of the latter pointing to their copies. */
 static size_t args_block(const struct refcl_builtin *builtin,
                          struct refcl_kernel_arg *block)
 {
-    size_t at = round_up(builtin->num_args * sizeof(*block),
-                         REFCL_ARG_ALIGN_MAX);
+    size_t entries = builtin->num_args * sizeof(*block);
+    unsigned char *copies =
+        block ? refcl_arg_copies_start((unsigned char *)block + entries)
+              : NULL;
+    size_t at = 0;
     for (cl_uint i = 0; i < builtin->num_args; i++) {
         const struct refcl_builtin_arg *desc = &builtin->args[i];
-        if (refcl_arg_inline(desc))
-            continue;
-        size_t here = refcl_arg_place(&at, desc->size);
+        size_t here = refcl_arg_inline(desc)
+                          ? SIZE_MAX
+                          : refcl_arg_place(&at, desc->size);
         if (block)
-            block[i].value.ptr = (unsigned char *)block + here;
+            block[i] = (struct refcl_kernel_arg){
+                .value.ptr = here == SIZE_MAX ? NULL : copies + here};
     }
-    return round_up(at, REFCL_ARG_ALIGN_MAX);
+    return at ? entries + REFCL_ARG_ALIGN_MAX - 1 + at : entries;
 }
 
-/* The zeroed argument block of a new kernel of @p builtin, or NULL. */
+/* The argument block of a new kernel of @p builtin, or NULL. Its entries
+ * are made one by one, the copies left as they are until set: a malloc
+ * followed by a memset of it all would be compiled into a calloc, which
+ * glibc serves without its thread cache (twice the cost of the rest of
+ * clCreateKernel). */
 static struct refcl_kernel_arg *args_alloc(const struct refcl_builtin *builtin)
 {
-    size_t bytes = args_block(builtin, NULL);
-    struct refcl_kernel_arg *block = aligned_alloc(REFCL_ARG_ALIGN_MAX,
-                                                   bytes);
-    if (block) {
-        memset(block, 0, bytes);
+    struct refcl_kernel_arg *block = malloc(args_block(builtin, NULL));
+    if (block)
         args_block(builtin, block);
-    }
     return block;
 }
 
@@ -194,6 +193,8 @@ static void arg_copy(struct refcl_kernel_arg *dst,
         *dst = *source;
         return;
     }
+    if (!source->set)
+        return;
     void *copy = dst->value.ptr;
     memcpy(copy, source->value.ptr, desc->size);
     *dst = *source;

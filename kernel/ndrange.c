@@ -340,30 +340,32 @@ static size_t command_layout(const struct refcl_builtin *builtin,
     size_t at_args = round_up(sizeof(*c), sizeof(union refcl_arg_value));
     size_t at_held = at_args + n * sizeof(*c->args);
     size_t at_local = at_held + n * sizeof(*c->held);
-    size_t at = round_up(at_local + n * sizeof(*c->local_at),
-                         REFCL_ARG_ALIGN_MAX);
+    size_t end = at_local + n * sizeof(*c->local_at);
     unsigned char *base = (unsigned char *)c;
+    unsigned char *copies = c ? refcl_arg_copies_start(base + end) : NULL;
     if (c) {
         c->args = (union refcl_arg_value *)(base + at_args);
         c->held = (struct _cl_mem **)(base + at_held);
         c->local_at = (size_t *)(base + at_local);
     }
+    size_t at = 0;
     for (size_t i = 0; i < n; i++) {
         const struct refcl_builtin_arg *desc = &builtin->args[i];
         if (refcl_arg_inline(desc))
             continue;
         size_t here = refcl_arg_place(&at, desc->size);
         if (c)
-            c->args[i].ptr = base + here;
+            c->args[i].ptr = copies + here;
     }
-    return round_up(at, REFCL_ARG_ALIGN_MAX);
+    return at ? end + REFCL_ARG_ALIGN_MAX - 1 + at : end;
 }
 
-/* A zeroed command for @p kernel, sized by its arguments, or NULL. */
+/* A zeroed command for @p kernel, sized by its arguments, or NULL
+ * (malloc and memset: glibc's calloc skips the thread cache). */
 static struct ndrange_command *command_alloc(struct _cl_kernel *kernel)
 {
     size_t bytes = command_layout(kernel->builtin, NULL);
-    struct ndrange_command *c = aligned_alloc(REFCL_ARG_ALIGN_MAX, bytes);
+    struct ndrange_command *c = malloc(bytes);
     if (!c)
         return NULL;
     memset(c, 0, bytes);

@@ -10,6 +10,7 @@
 #define REFCL_KERNEL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "refcl/memory.h"
 #include "refcl/object.h"
@@ -130,7 +131,7 @@ static inline bool refcl_arg_inline(const struct refcl_builtin_arg *desc)
 
 /** The most alignment a by-value argument's copy gets: that of a vector
  *  of 16 elements of 8 bytes. */
-#define REFCL_ARG_ALIGN_MAX 128u
+#define REFCL_ARG_ALIGN_MAX ((size_t)128)
 
 /** Alignment of the copy of a by-value argument of @p size bytes held
  *  outside its union: as OpenCL C aligns a vector of that size (the power
@@ -148,7 +149,8 @@ static inline size_t refcl_arg_align(size_t size)
  * Places the copy of a by-value argument of @p size bytes at the next
  * offset from @p *at that its alignment allows, and moves @p *at past it.
  * Kernels and commands lay out arguments over 8 bytes so, in argument
- * order, from a start aligned to REFCL_ARG_ALIGN_MAX.
+ * order, from a start aligned to REFCL_ARG_ALIGN_MAX
+ * (refcl_arg_copies_start).
  * @return the offset of the copy.
  */
 static inline size_t refcl_arg_place(size_t *at, size_t size)
@@ -157,6 +159,17 @@ static inline size_t refcl_arg_place(size_t *at, size_t size)
     size_t here = (*at + align - 1) / align * align;
     *at = here + size;
     return here;
+}
+
+/** Where copies laid out by refcl_arg_place start in a block whose first
+ *  free byte is @p after: the next multiple of REFCL_ARG_ALIGN_MAX. A block
+ *  from malloc saves the cost of aligned_alloc by holding
+ *  REFCL_ARG_ALIGN_MAX - 1 bytes more than its copies. */
+static inline unsigned char *refcl_arg_copies_start(unsigned char *after)
+{
+    uintptr_t at = (uintptr_t)after;
+    return after + ((REFCL_ARG_ALIGN_MAX - at % REFCL_ARG_ALIGN_MAX) %
+                    REFCL_ARG_ALIGN_MAX);
 }
 
 /** An argument's value as clSetKernelArg* left it. */

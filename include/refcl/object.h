@@ -58,10 +58,11 @@ struct refcl_object {
     struct refcl_object *parent;             /**< creator, or NULL */
     struct _cl_platform_id *platform;        /**< owning platform */
     unsigned stripe;                         /**< pool stripe of its slot */
-    /** Released: the pool index of the next slot in its stripe's
-     *  quarantine (icd/object.c); an index, so that the header stays 48
-     *  bytes. */
-    uint32_t free_next;
+    /** Released: the next slot in its stripe's quarantine (icd/object.c).
+     *  Its own field (56 bytes of header: every slot size stays what it
+     *  is with 48), so that a released object's `parent` stays what it
+     *  was. */
+    struct refcl_object *free_next;
 };
 
 _Static_assert(offsetof(struct refcl_object, dispatch) == 0,
@@ -82,7 +83,8 @@ _Static_assert(offsetof(struct refcl_object, disp_data) == sizeof(void *),
 /**
  * Allocates a zeroed object of @p type, @p size bytes, from its pool with
  * refcount 1. The first allocation of a type fixes its pool's slot size
- * (@p size rounded up to REFCL_SLOT_ALIGN); every later one must fit it.
+ * (@p size rounded up to REFCL_SLOT_ALIGN): every one of a type passes the
+ * same @p size (refcl_object_alloc).
  *
  * The only place that sets dispatch and disp_data: a child copies both from
  * @p parent (if any), else from @p platform; a platform passes itself as
