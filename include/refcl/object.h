@@ -58,7 +58,7 @@ struct refcl_object {
     struct refcl_object *parent;             /**< creator, or NULL */
     struct _cl_platform_id *platform;        /**< owning platform */
     unsigned stripe;                         /**< pool stripe of its slot */
-    /** Released: the next slot in its stripe's quarantine (icd/object.c).
+    /** Released: the next slot in its stripe's quarantine (core/object.c).
      *  Its own field (56 bytes of header: every slot size stays what it
      *  is with 48), so that a released object's `parent` stays what it
      *  was. */
@@ -119,7 +119,7 @@ void refcl_object_free(struct refcl_object *obj);
  * Where each pool's segments are, and its slot size: base[k] is segment
  * k's start, 0 until it is mapped (and after unload); segments are mapped
  * in order, and the slot size is set before segment 0 is published. Owned
- * by icd/object.c; visible here so that validation, which every entry
+ * by core/object.c; visible here so that validation, which every entry
  * point starts with, needs no call. One cache line holds what validation
  * reads for segment 0.
  */
