@@ -53,7 +53,7 @@ static pthread_mutex_t event_locks[EVENT_LOCKS] = {
 
 pthread_mutex_t *refcl_event_lock(const struct _cl_event *event)
 {
-    return &event_locks[(uintptr_t)event / REFCL_SLOT_SIZE % EVENT_LOCKS];
+    return &event_locks[(uintptr_t)event / REFCL_SLOT_ALIGN % EVENT_LOCKS];
 }
 
 /* How long a waiter spins before it sleeps: longer than a command's
