@@ -161,7 +161,7 @@ static void context_destroy(struct refcl_object *obj)
         d = next;
     }
     for (cl_uint i = 0; i < context->num_devices; i++)
-        refcl_clReleaseDevice(context->devices[i]);
+        refcl_device_release(context->devices[i]);
     free(context->devices);
     free(context->properties);
     pthread_cond_destroy(&context->events_changed);
@@ -196,7 +196,7 @@ static struct _cl_context *context_create(const struct context_request *req,
     context->notify = req->notify;
     context->notify_data = req->notify_data;
     for (cl_uint i = 0; i < count; i++) {
-        refcl_clRetainDevice(devices[i]);
+        refcl_device_retain(devices[i]);
         context->devices[context->num_devices++] = devices[i];
     }
     *err = CL_SUCCESS;
@@ -307,6 +307,12 @@ cl_context CL_API_CALL refcl_clCreateContextFromType(
 cl_int CL_API_CALL refcl_clRetainContext(cl_context context)
 {
     return refcl_handle_retain(context, REFCL_CONTEXT);
+}
+
+void refcl_context_release(struct _cl_context *context)
+{
+    if (refcl_object_release(&context->obj))
+        context_destroy(&context->obj);
 }
 
 cl_int CL_API_CALL refcl_clReleaseContext(cl_context context)

@@ -183,6 +183,12 @@ cl_int CL_API_CALL refcl_clGetDeviceIDs(cl_platform_id platform,
     return CL_SUCCESS;
 }
 
+void refcl_device_retain(struct _cl_device_id *device)
+{
+    if (!refcl_device_is_root(device))
+        refcl_object_retain(&device->obj);
+}
+
 cl_int CL_API_CALL refcl_clRetainDevice(cl_device_id device)
 {
     /* CL_INVALID_DEVICE "if device is not a valid sub-device created by a
@@ -191,8 +197,7 @@ cl_int CL_API_CALL refcl_clRetainDevice(cl_device_id device)
     cl_int status = refcl_object_check(device, REFCL_DEVICE);
     if (status != CL_SUCCESS)
         return status;
-    if (!refcl_device_is_root(device))
-        refcl_object_retain(&device->obj);
+    refcl_device_retain(device);
     return CL_SUCCESS;
 }
 
@@ -211,6 +216,12 @@ static void device_destroy(struct _cl_device_id *device)
     }
 }
 
+void refcl_device_release(struct _cl_device_id *device)
+{
+    if (!refcl_device_is_root(device) && refcl_object_release(&device->obj))
+        device_destroy(device);
+}
+
 cl_int CL_API_CALL refcl_clReleaseDevice(cl_device_id device)
 {
     /* CL_INVALID_DEVICE "if device is not a valid sub-device created by a
@@ -219,8 +230,7 @@ cl_int CL_API_CALL refcl_clReleaseDevice(cl_device_id device)
     cl_int status = refcl_object_check(device, REFCL_DEVICE);
     if (status != CL_SUCCESS)
         return status;
-    if (!refcl_device_is_root(device) && refcl_object_release(&device->obj))
-        device_destroy(device);
+    refcl_device_release(device);
     return CL_SUCCESS;
 }
 

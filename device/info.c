@@ -16,6 +16,7 @@
  * run-time size by a tail call to a small function.
  */
 #include <pthread.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "refcl/api.h"
@@ -65,6 +66,36 @@
  *  32 x 1024 x 1024)" (the embedded profile no longer lowers it); refcl
  *  answers max(CL_DEVICE_GLOBAL_MEM_SIZE / 4, 32 MiB). */
 #define MAX_MEM_ALLOC_MIN_SIZE (32u * 1024u * 1024u)
+
+/* ---- dma_buf support -------------------------------------------------- */
+
+static bool dma_buf_supported;
+static pthread_once_t dma_buf_once = PTHREAD_ONCE_INIT;
+
+/* Does /dev/dma_heap hold a heap? */
+static bool dma_heap_present(void)
+{
+    struct stat st;
+    return stat("/dev/dma_heap/system", &st) == 0 ||
+           stat("/dev/dma_heap/reserved", &st) == 0;
+}
+
+/* refcl imports any dma_buf it can map, and every dma_buf the kernel's two
+ * generic exporters make can be mapped: udmabuf (a dma_buf over a memfd)
+ * and the dma-heaps. Where neither device exists, no process can make a
+ * dma_buf refcl could be sure to import, and the extension is not listed.
+ * Two stat calls, once. */
+static void dma_buf_probe(void)
+{
+    struct stat st;
+    dma_buf_supported = stat("/dev/udmabuf", &st) == 0 || dma_heap_present();
+}
+
+bool refcl_import_dma_buf_supported(void)
+{
+    pthread_once(&dma_buf_once, dma_buf_probe);
+    return dma_buf_supported;
+}
 
 /* The device's extensions: the platform's (cl_khr_icd), which "must be
  * supported by all devices associated with this platform", then these.
@@ -171,13 +202,35 @@ cl_ulong refcl_local_mem_size(void)
     return topo ? local_mem_size(topo) : LOCAL_MEM_MIN_SIZE;
 }
 
-/* CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION (kernel/builtin.c). */
+/* The built-in kernels kernel/builtin.c registers at load; none until. */
+static const struct refcl_builtin *builtin_none(const char *name,
+                                                size_t length)
+{
+    (void)name;
+    (void)length;
+    return NULL;
+}
+
+static const struct refcl_builtin_list no_builtins = {"", NULL, 0,
+                                                      builtin_none};
+static const struct refcl_builtin_list *builtins = &no_builtins;
+
+void refcl_device_builtins_register(const struct refcl_builtin_list *list)
+{
+    builtins = list;
+}
+
+const struct refcl_builtin_list *refcl_device_builtins(void)
+{
+    return builtins;
+}
+
+/* CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION. */
 static __attribute__((noinline)) cl_int
 reply_builtin_versions(size_t size, void *value, size_t *size_ret)
 {
-    size_t count;
-    const cl_name_version *versions = refcl_builtin_versions(&count);
-    return refcl_info_return(versions, count * sizeof(cl_name_version), size,
+    return refcl_info_return(builtins->versions,
+                             builtins->count * sizeof(cl_name_version), size,
                              value, size_ret);
 }
 
@@ -365,7 +418,7 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return answer_array(q, NULL, 0);
     /* The built-in kernels (docs/built-in-kernels.md), on every device. */
     case CL_DEVICE_BUILT_IN_KERNELS:
-        return answer_string(q, refcl_builtin_names());
+        return answer_string(q, builtins->names);
     case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
         return reply_builtin_versions(q.size, q.value, q.size_ret);
 

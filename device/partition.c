@@ -376,7 +376,7 @@ static cl_int devices_create(struct _cl_device_id *parent,
         memcpy(out, made, pieces->count * sizeof(*made));
     for (cl_uint j = 0; status != CL_SUCCESS && made && j < i; j++)
         if (made[j])
-            refcl_clReleaseDevice(made[j]);
+            refcl_device_release(made[j]);
     free(made);
     return status;
 }

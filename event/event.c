@@ -70,7 +70,7 @@ void refcl_event_drop_work(struct _cl_event *event)
         ops->release(event->payload);
     if (event->holds_queue) {
         event->holds_queue = false;
-        refcl_clReleaseCommandQueue(event->queue);
+        refcl_queue_release(event->queue);
     }
 }
 
@@ -83,7 +83,7 @@ void refcl_event_destroy(struct _cl_event *event)
     refcl_event_drop_work(event);
     callbacks_free(event->callbacks);
     refcl_object_free(&event->obj);
-    refcl_clReleaseContext(context);
+    refcl_context_release(context);
 }
 
 static void event_destroy(struct refcl_object *obj)

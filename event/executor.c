@@ -373,7 +373,7 @@ static void *worker_main(void *arg)
     pthread_mutex_unlock(&context->events_lock);
     registry_mark(&executor->leaving);
     if (atomic_load(&executor->detached))
-        refcl_clReleaseContext(context);
+        refcl_context_release(context);
     registry_mark(&executor->exited);
     return NULL;
 }

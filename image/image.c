@@ -4,7 +4,7 @@
  * clGetSupportedImageFormats validates its arguments and lists no format;
  * every call that would create an image or a sampler returns the spec's
  * error for a context without image support. No image or sampler can
- * exist, so the calls that take one stay in icd/stubs.c. Like the stubs,
+ * exist, so the calls that take one stay in api/stubs.c. Like the stubs,
  * the creation calls use only their context (built with
  * -Wno-unused-parameter).
  */

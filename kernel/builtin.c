@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <string.h>
 
+#include "refcl/device.h"
 #include "refcl/kernel.h"
 
 #define KERNEL_VERSION CL_MAKE_VERSION(1, 0, 0)
@@ -250,4 +251,15 @@ const cl_name_version *refcl_builtin_versions(size_t *count)
 {
     *count = BUILTIN_COUNT;
     return versions;
+}
+
+/* At load, before any call: the device layer lists the kernels and the
+ * program layer finds them through this, never by calling up here. */
+__attribute__((constructor)) static void builtins_register(void)
+{
+    static struct refcl_builtin_list list;
+    list.names = refcl_builtin_names();
+    list.versions = refcl_builtin_versions(&list.count);
+    list.find = refcl_builtin_find;
+    refcl_device_builtins_register(&list);
 }

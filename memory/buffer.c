@@ -146,7 +146,7 @@ static void mem_destroy(struct _cl_mem *mem)
      * sub-buffer objects associated with memobj are deleted." */
     if (parent)
         refcl_mem_release(parent);
-    refcl_clReleaseContext(context);
+    refcl_context_release(context);
 }
 
 void refcl_mem_release(struct _cl_mem *mem)

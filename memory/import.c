@@ -24,12 +24,12 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
 #include "refcl/api.h"
 #include "refcl/context.h"
+#include "refcl/device.h"
 #include "refcl/memory.h"
 
 /* "Valid <flags> are: CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY,
@@ -71,36 +71,6 @@ static cl_int properties_parse(const cl_import_properties_arm *properties,
         *type = p[1];
     }
     return CL_SUCCESS;
-}
-
-/* ---- dma_buf support -------------------------------------------------- */
-
-static bool dma_buf_supported;
-static pthread_once_t dma_buf_once = PTHREAD_ONCE_INIT;
-
-/* Does /dev/dma_heap hold a heap? */
-static bool dma_heap_present(void)
-{
-    struct stat st;
-    return stat("/dev/dma_heap/system", &st) == 0 ||
-           stat("/dev/dma_heap/reserved", &st) == 0;
-}
-
-/* refcl imports any dma_buf it can map, and every dma_buf the kernel's two
- * generic exporters make can be mapped: udmabuf (a dma_buf over a memfd)
- * and the dma-heaps. Where neither device exists, no process can make a
- * dma_buf refcl could be sure to import, and the extension is not listed.
- * Two stat calls, once. */
-static void dma_buf_probe(void)
-{
-    struct stat st;
-    dma_buf_supported = stat("/dev/udmabuf", &st) == 0 || dma_heap_present();
-}
-
-bool refcl_import_dma_buf_supported(void)
-{
-    pthread_once(&dma_buf_once, dma_buf_probe);
-    return dma_buf_supported;
 }
 
 /* ---- host pages ------------------------------------------------------- */

@@ -11,9 +11,7 @@
 #include "refcl/api.h"
 #include "refcl/config.h"
 #include "refcl/info.h"
-#include "refcl/journal.h"
 #include "refcl/platform.h"
-#include "refcl/trace.h"
 #include "refcl/version.h"
 
 #define PLATFORM_VENDOR "refcl"
@@ -32,6 +30,8 @@ static size_t platform_extension_count;
 static char extensions_string[256];
 
 static struct _cl_platform_id *platforms[REFCL_MAX_PLATFORMS];
+/* Registered at load by api/dispatch.c, which has the entry points. */
+static const struct _cl_icd_dispatch *(*dispatch_table)(void);
 static cl_uint platform_count;
 static cl_ulong host_timer_resolution;
 
@@ -70,7 +70,7 @@ static void platforms_create(void)
 
     for (cl_uint i = 0; i < config->platforms; i++) {
         struct _cl_platform_id *p = refcl_object_alloc(
-            REFCL_PLATFORM, NULL, NULL, refcl_dispatch_table());
+            REFCL_PLATFORM, NULL, NULL, dispatch_table());
         if (!p)
             return;
         p->obj.platform = p;
@@ -79,6 +79,12 @@ static void platforms_create(void)
         p->icd_suffix = config->suffixes[i];
         platforms[platform_count++] = p;
     }
+}
+
+void refcl_platform_dispatch_register(
+    const struct _cl_icd_dispatch *(*table)(void))
+{
+    dispatch_table = table;
 }
 
 cl_uint refcl_platforms(struct _cl_platform_id *const **list)
@@ -126,21 +132,6 @@ cl_int CL_API_CALL refcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
     if (num_platforms)
         *num_platforms = count;
     return CL_SUCCESS;
-}
-
-/* Exported: loaders may call it by name (tracing decided once, in
- * refcl_config()). */
-REFCL_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(
-    cl_uint num_entries, cl_platform_id *platforms_out, cl_uint *num_platforms)
-{
-    if (refcl_journaling())
-        return refcl_journal_clIcdGetPlatformIDsKHR(num_entries, platforms_out,
-                                                    num_platforms);
-    if (refcl_tracing())
-        return refcl_trace_clIcdGetPlatformIDsKHR(num_entries, platforms_out,
-                                                  num_platforms);
-    return refcl_clIcdGetPlatformIDsKHR(num_entries, platforms_out,
-                                        num_platforms);
 }
 
 /* Only reached without a loader, or through an ICD2 loader's table. */
@@ -219,24 +210,6 @@ cl_int CL_API_CALL refcl_clGetPlatformInfo(cl_platform_id platform,
                              param_value_size_ret);
 }
 
-/* Exported: ocl-icd looks clGetPlatformInfo up by name in every ICD. */
-REFCL_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
-                                                  cl_platform_info param_name,
-                                                  size_t param_value_size,
-                                                  void *param_value,
-                                                  size_t *param_value_size_ret)
-{
-    if (refcl_journaling())
-        return refcl_journal_clGetPlatformInfo(platform, param_name,
-                                               param_value_size, param_value,
-                                               param_value_size_ret);
-    if (refcl_tracing())
-        return refcl_trace_clGetPlatformInfo(platform, param_name,
-                                             param_value_size, param_value,
-                                             param_value_size_ret);
-    return refcl_clGetPlatformInfo(platform, param_name, param_value_size,
-                                   param_value, param_value_size_ret);
-}
 
 /* Deprecated 1.1 entry point: "always returns CL_SUCCESS". */
 cl_int CL_API_CALL refcl_clUnloadCompiler(void)

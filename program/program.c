@@ -75,7 +75,7 @@ static void program_destroy(struct refcl_object *obj)
         free(program->devices);
     pthread_mutex_destroy(&program->build_lock);
     refcl_object_free(&program->obj);
-    refcl_clReleaseContext(context);
+    refcl_context_release(context);
 }
 
 void refcl_program_release(struct _cl_program *program)
@@ -253,7 +253,8 @@ static size_t builtins_parse(const char *names,
     do {
         const char *name;
         size_t length = next_name(&list, &name);
-        const struct refcl_builtin *builtin = refcl_builtin_find(name, length);
+        const struct refcl_builtin *builtin =
+            refcl_device_builtins()->find(name, length);
         if (!builtin)
             return 0;
         bool seen = false;

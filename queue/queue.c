@@ -94,11 +94,11 @@ static void queue_destroy(struct refcl_object *obj)
     struct _cl_context *context = queue->context;
     bool handed_over =
         queue->executor && refcl_executor_destroy(queue->executor);
-    refcl_clReleaseDevice(queue->device);
+    refcl_device_release(queue->device);
     free(queue->properties_array);
     refcl_object_free(&queue->obj);
     if (!handed_over)
-        refcl_clReleaseContext(context);
+        refcl_context_release(context);
 }
 
 static cl_command_queue queue_create(cl_context context, cl_device_id device,
@@ -110,7 +110,7 @@ static cl_command_queue queue_create(cl_context context, cl_device_id device,
     if (!queue)
         return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
     refcl_object_retain(&context->obj);
-    refcl_clRetainDevice(device);
+    refcl_device_retain(device);
     queue->context = context;
     queue->device = device;
     queue->properties = req->properties;
@@ -170,6 +170,12 @@ cl_int CL_API_CALL refcl_clRetainCommandQueue(cl_command_queue queue)
  * each pending command's event holds a reference on its queue, so the
  * last reference goes once the work is done. The "implicit flush" is
  * nothing to do: commands reach the worker as they are enqueued. */
+void refcl_queue_release(struct _cl_command_queue *queue)
+{
+    if (refcl_object_release(&queue->obj))
+        queue_destroy(&queue->obj);
+}
+
 cl_int CL_API_CALL refcl_clReleaseCommandQueue(cl_command_queue queue)
 {
     return refcl_handle_release(queue, REFCL_QUEUE, queue_destroy);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Generates refcl's call tracing (icd/trace_names.inc, icd/trace_wrappers.inc),
-its call journal (icd/journal_wrappers.inc), the entry point table of
+"""Generates refcl's call tracing (instrumentation/trace_names.inc,
+instrumentation/trace_wrappers.inc), its call journal
+(instrumentation/journal_wrappers.inc), the entry point table of
 refcl-loader-check (loadercheck/entries.inc) and the direct tests' API
 (tests/support/direct_wrappers.inc).
 
@@ -80,7 +81,7 @@ FLAGS = {t: t for t in [
     "cl_device_type", "cl_command_queue_properties", "cl_mem_flags",
     "cl_map_flags", "cl_mem_migration_flags"]}
 FLAGS["cl_svm_mem_flags"] = "cl_mem_flags"
-# Property lists printed in full: type -> printer in icd/trace.c.
+# Property lists printed in full: type -> printer in instrumentation/trace.c.
 PROPERTY_LISTS = {
     "const cl_context_properties *": "arg_context_properties",
     "const cl_device_partition_property *": "arg_partition_properties",
@@ -93,7 +94,8 @@ OUTPUT_SCALARS = {"cl_uint *": "arg_uint_out", "size_t *": "arg_size_out",
                   "cl_ulong *": "arg_ulong_out",
                   "cl_GLuint *": "arg_uint_out",
                   "cl_gl_object_type *": "arg_uint_out"}
-# Families the printers in icd/trace.c use besides the parameter types.
+# Families the printers in instrumentation/trace.c use besides the
+# parameter types.
 EXTRA_FAMILIES = ["errors", "cl_context_properties",
                   "cl_device_partition_property", "cl_device_affinity_domain"]
 BITFIELDS = set(FLAGS.values()) | {"cl_device_affinity_domain"}
@@ -284,7 +286,7 @@ def read_slots(kinds="XVT"):
 
 def classify(params, index, ok):
     """How parameter `index` of a wrapper is printed: (printer, arguments),
-    printers being the arg_* functions of icd/trace.c."""
+    printers being the arg_* functions of instrumentation/trace.c."""
     _, ctype, name = params[index]
     before = params[index - 1][1:] if index > 0 else (None, None)
     after = params[index + 1][1:] if index + 1 < len(params) else (None, None)
@@ -434,7 +436,7 @@ def write_generated(path, source, headers, description, parts):
             out.write("\n" + part)
 
 
-# ---- the call journal (icd/journal_wrappers.inc) ----
+# ---- the call journal (instrumentation/journal_wrappers.inc) ----
 
 def output_of(params, index):
     """What parameter `index` is as an output: (kind, size), size being a C
@@ -743,14 +745,15 @@ def main():
     if absent:
         sys.exit("no #defines found for: " + ", ".join(absent))
 
-    write_generated("icd/trace_names.inc", "entries.h",
+    write_generated("instrumentation/trace_names.inc", "entries.h",
                     ", ".join(HEADERS[:4]) + ",\n * " +
                     ", ".join(HEADERS[4:]), (
         " * Names of the values of each enum family refcl's trace prints\n"
         " * by name, in header order; where several names share a value,\n"
         " * the first (the core name) is kept.\n"),
         [names_table(family, families[family]) for family in used])
-    write_generated("icd/trace_wrappers.inc", "entries.h and api.h",
+    write_generated("instrumentation/trace_wrappers.inc",
+                    "entries.h and api.h",
                     ", ".join(PROTOTYPE_HEADERS), (
         " * One wrapper per dispatch slot, cl_khr_icd function and refcl\n"
         " * extension function:\n"
@@ -768,12 +771,14 @@ def main():
         " * its arguments untouched (tests/support/direct.c).\n"),
         [direct_wrapper(f, khronos[f]) for f in direct])
     journaled = [f for f in functions if f not in JOURNAL_CONTROL]
-    write_generated("icd/journal_wrappers.inc", "entries.h and api.h",
+    write_generated("instrumentation/journal_wrappers.inc",
+                    "entries.h and api.h",
                     ", ".join(PROTOTYPE_HEADERS), (
         " * One wrapper per dispatch slot, cl_khr_icd function and\n"
         " * journaled refcl extension function: it records the call in\n"
-        " * the journal (icd/journal.c, docs/journal.md), or returns the\n"
-        " * result clSetNextResultREFCL forced without performing it.\n"
+        " * the journal (instrumentation/journal.c, docs/journal.md), or\n"
+        " * returns the result clSetNextResultREFCL forced without\n"
+        " * performing it.\n"
         " * Declared in refcl/journal.h with __typeof__(refcl_<name>).\n"),
         [journal_wrapper(f, prototypes[f],
                          slots.index(f) if f in slots else -1)

@@ -12,7 +12,7 @@
 
 #include <CL/cl_ext_refcl.h>
 
-/** Marks the three symbols ICD loaders look up by name (see icd/refcl.map);
+/** Marks the three symbols ICD loaders look up by name (see api/refcl.map);
  * everything else has hidden visibility. */
 #define REFCL_EXPORT __attribute__((visibility("default")))
 
@@ -121,5 +121,13 @@ cl_int CL_API_CALL refcl_clSetNextResultREFCL(cl_platform_id platform,
 cl_int CL_API_CALL refcl_clEnqueueMarkerREFCL(
     cl_command_queue command_queue, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event);
+
+/**
+ * The dispatch table refcl's objects point at: cl_khr_icd 2.0 (the tag in
+ * slots 0 and 31), classic 1.x (REFCL_ICD_VERSION=1: functions there), or
+ * the tag in slot 0 only (REFCL_FAULT=one-tag); api/dispatch.c registers it
+ * with the platform layer at load (refcl_platform_dispatch_register).
+ */
+const struct _cl_icd_dispatch *refcl_dispatch_table(void);
 
 #endif /* REFCL_API_H */

@@ -41,6 +41,11 @@ struct _cl_context {
 };
 REFCL_OBJECT_LAYOUT(struct _cl_context);
 
+/** One reference less on @p context, which the caller holds, destroyed
+ *  with the last: clReleaseContext without the handle check, for refcl's
+ *  own references (queues, events, memory objects, programs). */
+void refcl_context_release(struct _cl_context *context);
+
 /**
  * Reports an error to an application's pfn_notify, if it gave one, as a
  * printf-style message. Used for errors found while creating a context and,

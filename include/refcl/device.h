@@ -122,6 +122,15 @@ static inline bool refcl_device_is_root(const struct _cl_device_id *device)
     return device->obj.parent == NULL;
 }
 
+/** One more reference on @p device, which the caller holds (a root
+ *  device's count never changes): clRetainDevice without the handle check,
+ *  for refcl's own references. */
+void refcl_device_retain(struct _cl_device_id *device);
+
+/** One reference less on @p device, freed with the last (never a root
+ *  device): clReleaseDevice for refcl's own references. */
+void refcl_device_release(struct _cl_device_id *device);
+
 /**
  * Creates a device of @p platform running on @p cpuset: a root device when
  * @p parent is NULL, else a sub-device of @p parent that holds a reference
@@ -174,5 +183,36 @@ cl_ulong refcl_max_mem_alloc_size(void);
 /** The most bytes of __local memory a work-group may use:
  *  CL_DEVICE_LOCAL_MEM_SIZE. */
 cl_ulong refcl_local_mem_size(void);
+
+/**
+ * True if refcl can import a dma_buf here (cl_arm_import_memory_dma_buf):
+ * the kernel offers a way to make one (memory/import.c says how it looks).
+ * A fact about the system, so the device layer that lists the extension
+ * decides it, once; the memory layer asks it.
+ */
+bool refcl_import_dma_buf_supported(void);
+
+struct refcl_builtin;
+
+/**
+ * The built-in kernels, as the device layer lists them
+ * (CL_DEVICE_BUILT_IN_KERNELS and its _WITH_VERSION) and the program layer
+ * finds them by name. The kernel layer, above both, has them and registers
+ * them at load (kernel/builtin.c): a lower layer learns about an upper one
+ * through this, never by calling it (docs/architecture.md).
+ */
+struct refcl_builtin_list {
+    const char *names;               /**< ';'-separated, in list order */
+    const cl_name_version *versions; /**< one per kernel */
+    size_t count;
+    /** The kernel called @p name (@p length characters), or NULL. */
+    const struct refcl_builtin *(*find)(const char *name, size_t length);
+};
+
+/** Registers @p list (static storage), before any other call: at load. */
+void refcl_device_builtins_register(const struct refcl_builtin_list *list);
+
+/** The registered built-in kernels; none before a registration. */
+const struct refcl_builtin_list *refcl_device_builtins(void);
 
 #endif /* REFCL_DEVICE_H */

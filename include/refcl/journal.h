@@ -5,9 +5,10 @@
  * received and answered, kept for ICD loader tests to read back.
  *
  * Every entry point has a journaling twin, refcl_journal_<name>
- * (icd/journal_wrappers.inc, generated), built from the helpers below. Like
- * the tracing twins, they are handed out instead of the entry points only
- * when journaling is on, so with it off no call passes through any of this.
+ * (instrumentation/journal_wrappers.inc, generated), built from the
+ * helpers below. Like the tracing twins, they are handed out instead of
+ * the entry points only when journaling is on, so with it off no call
+ * passes through any of this.
  */
 #ifndef REFCL_JOURNAL_H
 #define REFCL_JOURNAL_H
@@ -24,7 +25,7 @@ bool refcl_journaling(void);
 
 /** True if refcl journals a function of this name (the journal's own
  *  control functions excluded). Defined with the name table, in
- *  icd/dispatch.c. */
+ *  api/dispatch.c. */
 bool refcl_function_journaled(const char *name);
 
 /** One call being journaled: its record, built on the caller's stack and
@@ -91,7 +92,7 @@ void refcl_journal_end(struct refcl_journal_call *call, const void *result,
     (refcl_tracing() ? refcl_trace_##name : refcl_##name)
 
 /* Typed like the entry point they wrap, so the generated definitions
- * (icd/journal_wrappers.inc) are checked against it. */
+ * (instrumentation/journal_wrappers.inc) are checked against it. */
 #define REFCL_JOURNAL_DECLARE(name) \
     extern __typeof__(refcl_##name) refcl_journal_##name;
 REFCL_DISPATCH_ENTRIES(REFCL_JOURNAL_DECLARE, REFCL_JOURNAL_DECLARE,

@@ -222,13 +222,6 @@ bool refcl_svm_find(const struct _cl_context *context, const void *ptr,
 /** Frees every SVM allocation still there (library unload). */
 void refcl_svm_teardown(void);
 
-/**
- * True if refcl can import a dma_buf here (cl_arm_import_memory_dma_buf):
- * the kernel offers a way to make one (memory/import.c says how it looks).
- * Decided once.
- */
-bool refcl_import_dma_buf_supported(void);
-
 /** Frees the mappings of @p mem still recorded in its owning buffer
  *  (memory/map.c): an object destroyed while mapped. */
 void refcl_mappings_drop(struct _cl_mem *mem);

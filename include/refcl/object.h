@@ -92,7 +92,7 @@ void refcl_object_free(struct refcl_object *obj);
 /**
  * Where each pool's segments are: base[k] is segment k's start, 0 until it
  * is mapped (and after unload); segments are mapped in order. Owned by
- * icd/object.c; visible here so that validation, which every entry point
+ * core/object.c; visible here so that validation, which every entry point
  * starts with, needs no call.
  */
 struct refcl_pool_map {

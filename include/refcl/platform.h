@@ -40,10 +40,11 @@ size_t refcl_platform_extensions(const cl_name_version **list);
 struct _cl_platform_id *refcl_platform_resolve(cl_platform_id platform);
 
 /**
- * The dispatch table refcl's objects point at: cl_khr_icd 2.0 (the tag in
- * slots 0 and 31), classic 1.x (REFCL_ICD_VERSION=1: functions there), or
- * the tag in slot 0 only (REFCL_FAULT=one-tag).
+ * Registers where the platforms get their dispatch table when they are
+ * created: the api layer, above this one, has the entry points and
+ * registers refcl_dispatch_table (refcl/api.h) at load, before any call.
  */
-const struct _cl_icd_dispatch *refcl_dispatch_table(void);
+void refcl_platform_dispatch_register(
+    const struct _cl_icd_dispatch *(*table)(void));
 
 #endif /* REFCL_PLATFORM_H */

@@ -37,6 +37,11 @@ static inline bool refcl_queue_profiling(const struct _cl_command_queue *q)
     return q->properties & CL_QUEUE_PROFILING_ENABLE;
 }
 
+/** One reference less on @p queue, which the caller holds (an event on
+ *  it), destroyed with the last: clReleaseCommandQueue without the handle
+ *  check. */
+void refcl_queue_release(struct _cl_command_queue *queue);
+
 /**
  * Creates the (idle, threadless) executor of @p queue; on an application
  * thread, first joins the workers that stopped themselves and exited.

@@ -20,7 +20,7 @@
 bool refcl_tracing(void);
 
 /* Typed like the entry point they wrap, so the generated definitions
- * (icd/trace_wrappers.inc) are checked against it. */
+ * (instrumentation/trace_wrappers.inc) are checked against it. */
 #define REFCL_TRACE_DECLARE(name) \
     extern __typeof__(refcl_##name) refcl_trace_##name;
 REFCL_DISPATCH_ENTRIES(REFCL_TRACE_DECLARE, REFCL_TRACE_DECLARE,

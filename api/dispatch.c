@@ -7,7 +7,8 @@
  * loader-visible table, clIcdGetFunctionAddressForPlatformKHR and
  * clGetExtensionFunctionAddress* can never disagree. With REFCL_JOURNAL or
  * REFCL_TRACE set, all three hand out the journaling (refcl/journal.h) or
- * tracing (refcl/trace.h) twins instead.
+ * tracing (refcl/trace.h) twins instead; so do the three functions
+ * exported by name (refcl.map), which are here too.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -96,6 +97,13 @@ const struct _cl_icd_dispatch *refcl_dispatch_table(void)
         return dispatch_untraced();
     pthread_once(&built, dispatch_wrapped_build);
     return &dispatch_wrapped;
+}
+
+/* The platform layer creates the platforms, which carry the table, but is
+ * below the entry points: it gets the table from here, at load. */
+__attribute__((constructor)) static void dispatch_register(void)
+{
+    refcl_platform_dispatch_register(refcl_dispatch_table);
 }
 
 /* Who may look a function up: ICD2 loaders any entry point (through
@@ -261,6 +269,40 @@ REFCL_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
 void *CL_API_CALL refcl_clGetExtensionFunctionAddress(const char *name)
 {
     return extension_function(name);
+}
+
+/* Exported: loaders may call it by name (tracing decided once, in
+ * refcl_config()). */
+REFCL_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(
+    cl_uint num_entries, cl_platform_id *platforms_out, cl_uint *num_platforms)
+{
+    if (refcl_journaling())
+        return refcl_journal_clIcdGetPlatformIDsKHR(num_entries, platforms_out,
+                                                    num_platforms);
+    if (refcl_tracing())
+        return refcl_trace_clIcdGetPlatformIDsKHR(num_entries, platforms_out,
+                                                  num_platforms);
+    return refcl_clIcdGetPlatformIDsKHR(num_entries, platforms_out,
+                                        num_platforms);
+}
+
+/* Exported: ocl-icd looks clGetPlatformInfo up by name in every ICD. */
+REFCL_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
+                                                  cl_platform_info param_name,
+                                                  size_t param_value_size,
+                                                  void *param_value,
+                                                  size_t *param_value_size_ret)
+{
+    if (refcl_journaling())
+        return refcl_journal_clGetPlatformInfo(platform, param_name,
+                                               param_value_size, param_value,
+                                               param_value_size_ret);
+    if (refcl_tracing())
+        return refcl_trace_clGetPlatformInfo(platform, param_name,
+                                             param_value_size, param_value,
+                                             param_value_size_ret);
+    return refcl_clGetPlatformInfo(platform, param_name, param_value_size,
+                                   param_value, param_value_size_ret);
 }
 
 void *CL_API_CALL
