@@ -3,8 +3,9 @@
 # refcl on arm64, from an x86-64 Debian 12: cross-builds it with Debian's
 # cross toolchain (cmake/aarch64-linux-gnu.cmake, -Werror) and runs, under
 # qemu-user, the tests linked to librefcl directly (CTest names ending in
-# /direct), arm64's clinfo through arm64's ocl-icd (icd/clinfo) and the
-# version check (release/versions). Installs what it needs with apt-get:
+# /direct), arm64's clinfo through arm64's ocl-icd (icd/clinfo), the
+# version check (release/versions) and the layer check of the arm64 objects
+# (layers/). Installs what it needs with apt-get:
 # the arm64 architecture, crossbuild-essential-arm64, qemu-user and the
 # arm64 -dev packages (multiarch). qemu-aarch64 is started by CTest
 # (CMAKE_CROSSCOMPILING_EMULATOR), so binfmt_misc is not needed.
@@ -46,4 +47,4 @@ readelf -h "$dir/librefcl.so.1" | grep -Eq 'Machine: +AArch64' ||
     { echo "$dir/librefcl.so.1 is not an arm64 library" >&2; exit 1; }
 echo "== $dir: direct tests, clinfo and versions under qemu-aarch64"
 REFCL_CLINFO=$clinfo ctest --test-dir "$dir" --output-on-failure -j"$jobs" \
-    -R '/direct$|^icd/clinfo$|^release/versions$'
+    -R '/direct$|^icd/clinfo$|^release/versions$|^layers/'
