@@ -3,7 +3,7 @@
  * What refcl_bench's figures share (bench/refcl_bench.c), and the figures
  * that need things made first: memory objects (bench/memory.c), work on
  * the device (bench/work.c: native kernels, a saxpy through the ICD next
- * to a plain C loop).
+ * to a plain C loop), command-queues (bench/queues.c).
  */
 #ifndef REFCL_BENCH_H
 #define REFCL_BENCH_H
@@ -56,5 +56,9 @@ extern const struct work bench_saxpy_device;
 extern const struct work bench_saxpy_c1;
 extern const struct work bench_saxpy_c_all;
 extern const struct work bench_saxpy_units[7]; /* 1, 2, 4, ... 64 units */
+
+/* bench/queues.c */
+extern const struct work bench_queues_one;
+extern const struct work bench_queues_herd;
 
 #endif /* REFCL_BENCH_H */

@@ -65,6 +65,8 @@ copy-buffer.64m          of    memcpy.64m            1.0
 map-unmap.64m            ratio -                     0.05
 write-buffer.4b          ratio -                     0.1
 native-kernel.latency    ratio -                     0.1
+queues.herd              of    queues.one            1.2
+queues.herd-cpu          of    queues.one-cpu        1.5
 saxpy.device             grows saxpy.c-all-threads   0.9
 timer.host               of    clock-gettime         1.5
 timer.device-and-host    of    clock-gettime         1.5

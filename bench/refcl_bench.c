@@ -81,6 +81,14 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/* CPU time of the whole process, every thread (the ICD's included). */
+static uint64_t cpu_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 static const char *error_name(cl_int err)
 {
     static const struct {
@@ -390,6 +398,10 @@ static const struct figure figures[] = {
     {"context.threads-2", "Mcall/s", NULL, loop_context, 2, NULL},
     {"context.threads-all", "Mcall/s", NULL, loop_context, ALL_CPUS, NULL},
     {"native-kernel.latency", "ns", NULL, NULL, 0, &bench_native_latency},
+    {"queues.one", "ns", NULL, NULL, 0, &bench_queues_one},
+    {"queues.one-cpu", "ns-cpu", NULL, NULL, 0, &bench_queues_one},
+    {"queues.herd", "ns", NULL, NULL, 0, &bench_queues_herd},
+    {"queues.herd-cpu", "ns-cpu", NULL, NULL, 0, &bench_queues_herd},
     {"saxpy.device", "GB/s", NULL, NULL, 0, &bench_saxpy_device},
     {"saxpy.c-1-thread", "GB/s", NULL, NULL, 0, &bench_saxpy_c1},
     {"saxpy.c-all-threads", "GB/s", NULL, NULL, 0, &bench_saxpy_c_all},
@@ -573,8 +585,12 @@ static cl_int sample(const struct figure *f, const struct bench *b, long n,
     if (f->threads)
         return threads_sample(f->loop, b, thread_count(f), n, value);
     struct span span;
+    uint64_t cpu = cpu_ns();
     cl_int err = time_loop(figure_loop(f), b, n, &span);
-    double ns = (double)(span.end - span.begin);
+    /* ns-cpu: the process's CPU time per call, every thread's. */
+    double ns = strcmp(f->unit, "ns-cpu") == 0
+                    ? (double)(cpu_ns() - cpu)
+                    : (double)(span.end - span.begin);
     /* Bytes per ns are GB/s. */
     *value = f->work && f->work->bytes ? f->work->bytes * (double)n / ns
                                        : ns / (double)n;

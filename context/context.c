@@ -5,10 +5,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include <sched.h>
-#include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 #include <string.h>
 
 #include "refcl/api.h"
@@ -96,58 +93,6 @@ long refcl_context_device_index(const struct _cl_context *context,
     return -1;
 }
 
-/* How long a waiter spins before it sleeps: longer than a command's
- * hand-over between two threads that have a CPU each (well under a
- * microsecond), far shorter than a time slice, so that a waiter whose
- * command takes longer costs little CPU before it sleeps. */
-#define SPIN_NS 20000u
-/* Checks of the generation with a pause between them before the spin
- * starts yielding: about a microsecond. */
-#define SPIN_PAUSES 256u
-
-static uint64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-/* Spins until @p generation leaves @p seen or SPIN_NS pass: a moment with
- * the CPU held, then yielding it, so that on a machine with more threads
- * than CPUs the thread being waited for gets to run. */
-static bool spin_until_changed(const atomic_uint *generation, unsigned seen)
-{
-    for (unsigned i = 0; i < SPIN_PAUSES; i++) {
-        if (atomic_load_explicit(generation, memory_order_acquire) != seen)
-            return true;
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-        __asm__ __volatile__("yield"); /* arm64's spin-wait hint */
-#endif
-    }
-    uint64_t deadline = now_ns() + SPIN_NS;
-    do {
-        sched_yield();
-        if (atomic_load_explicit(generation, memory_order_acquire) != seen)
-            return true;
-    } while (now_ns() < deadline);
-    return false;
-}
-
-void refcl_context_wait(struct _cl_context *context)
-{
-    unsigned seen = atomic_load_explicit(&context->events_generation,
-                                         memory_order_relaxed);
-    pthread_mutex_unlock(&context->events_lock);
-    spin_until_changed(&context->events_generation, seen);
-    pthread_mutex_lock(&context->events_lock);
-    /* Changes come under the lock: if none came, the next one wakes us. */
-    if (atomic_load_explicit(&context->events_generation,
-                             memory_order_relaxed) == seen)
-        pthread_cond_wait(&context->events_changed, &context->events_lock);
-}
-
 static void context_destroy(struct refcl_object *obj)
 {
     struct _cl_context *context = (struct _cl_context *)obj;
@@ -164,8 +109,6 @@ static void context_destroy(struct refcl_object *obj)
         refcl_device_release(context->devices[i]);
     free(context->devices);
     free(context->properties);
-    pthread_cond_destroy(&context->events_changed);
-    pthread_mutex_destroy(&context->events_lock);
     refcl_object_free(&context->obj);
 }
 
@@ -182,8 +125,6 @@ static struct _cl_context *context_create(const struct context_request *req,
     *err = CL_OUT_OF_HOST_MEMORY;
     if (!context)
         return NULL;
-    pthread_mutex_init(&context->events_lock, NULL);
-    pthread_cond_init(&context->events_changed, NULL);
     context->devices = malloc(count * sizeof(cl_device_id));
     context->properties = props_bytes ? malloc(props_bytes) : NULL;
     if (!context->devices || (props_bytes && !context->properties)) {

@@ -7,10 +7,18 @@
  * Status only moves forward (QUEUED 3 > SUBMITTED 2 > RUNNING 1 > COMPLETE
  * 0 > errors), so "a status reached" is status <= that status. Every
  * callback is called exactly once: it leaves the event's list, under the
- * lock, at the transition that reaches its status, or at registration when
- * the status is already reached.
+ * event's lock, at the transition that reaches its status, or at
+ * registration when the status is already reached.
+ *
+ * Completion is pushed: the final status, stored under the event's lock,
+ * wakes the threads waiting for this event (each on a condition variable
+ * of its own) and, once the lock is dropped, tells the queue of each
+ * command waiting for it. Nothing polls, and nobody else wakes.
  */
+#include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "refcl/api.h"
 #include "refcl/context.h"
@@ -26,6 +34,63 @@ struct refcl_callback {
     cl_int arg;     /* what fn gets: trigger, or the error that ended it */
     struct refcl_callback *next;
 };
+
+/* A thread in refcl_event_wait, on its own stack: it sleeps on `wake`
+ * with the event's lock, and the final status wakes it alone. */
+struct refcl_waiter {
+    pthread_cond_t wake;
+    bool woken;
+    struct refcl_waiter *next;
+};
+
+/* The events' locks: a fixed table, never freed, so that storing a final
+ * status under one can be the last thing the completing thread does with
+ * an event the application may destroy the moment it sees that status.
+ * Events are slots of one pool, so neighbours get different locks. */
+#define EVENT_LOCKS 64u
+static pthread_mutex_t event_locks[EVENT_LOCKS] = {
+    [0 ... EVENT_LOCKS - 1] = PTHREAD_MUTEX_INITIALIZER};
+
+pthread_mutex_t *refcl_event_lock(const struct _cl_event *event)
+{
+    return &event_locks[(uintptr_t)event / REFCL_SLOT_SIZE % EVENT_LOCKS];
+}
+
+/* How long a waiter spins before it sleeps: longer than a command's
+ * hand-over between two threads that have a CPU each (well under a
+ * microsecond), far shorter than a time slice, so that a waiter whose
+ * command takes longer costs little CPU before it sleeps. */
+#define SPIN_NS 20000u
+/* Checks with a pause between them before the spin starts yielding: about
+ * a microsecond. */
+#define SPIN_PAUSES 256u
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+bool refcl_spin_until(bool (*done)(const void *arg), const void *arg)
+{
+    for (unsigned i = 0; i < SPIN_PAUSES; i++) {
+        if (done(arg))
+            return true;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield"); /* arm64's spin-wait hint */
+#endif
+    }
+    uint64_t deadline = now_ns() + SPIN_NS;
+    do {
+        sched_yield();
+        if (done(arg))
+            return true;
+    } while (now_ns() < deadline);
+    return false;
+}
 
 struct _cl_event *refcl_event_create(struct _cl_context *context,
                                      struct _cl_command_queue *queue,
@@ -97,13 +162,13 @@ void refcl_event_release(struct _cl_event *event)
         refcl_event_destroy(event);
 }
 
-/* Moves the callbacks whose status @p event has reached from its list to
- * the returned one: SUBMITTED ones first, then RUNNING, then COMPLETE, each
- * in registration order. Under the lock. */
-static struct refcl_callback *callbacks_due(struct _cl_event *event)
+/* Moves the callbacks that @p status reaches from @p event's list to the
+ * returned one: SUBMITTED ones first, then RUNNING, then COMPLETE, each in
+ * registration order. Under the event's lock. */
+static struct refcl_callback *callbacks_due(struct _cl_event *event,
+                                            cl_int status)
 {
     static const cl_int order[] = {CL_SUBMITTED, CL_RUNNING, CL_COMPLETE};
-    cl_int status = atomic_load_explicit(&event->status, memory_order_relaxed);
     struct refcl_callback *due = NULL, **due_tail = &due;
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         if (status > order[i])
@@ -127,13 +192,95 @@ static struct refcl_callback *callbacks_due(struct _cl_event *event)
     return due;
 }
 
-struct refcl_callback *refcl_event_set_status(struct _cl_event *event,
-                                              cl_int status)
+/* Wakes the threads of @p list; under their event's lock, which each
+ * needs back before it returns and frees its entry. */
+static void waiters_wake(struct refcl_waiter *list)
 {
+    while (list) {
+        struct refcl_waiter *next = list->next;
+        list->woken = true;
+        pthread_cond_signal(&list->wake);
+        list = next;
+    }
+}
+
+/* refcl_event_set_status under the event's lock; a final status also
+ * hands back the dependents to tell once it is dropped. Storing the status
+ * is the last access to @p event: from then on the application may see it,
+ * release the event and have its slot reused, without taking the lock. */
+static struct refcl_callback *transition(struct _cl_event *event,
+                                         cl_int status, bool drop_ref,
+                                         bool *last,
+                                         struct refcl_dep **dependents)
+{
+    bool final = status <= CL_COMPLETE;
+    /* Completion makes every callback left due: only then is the
+     * caller's reference kept, for refcl_callbacks_run. */
+    if (final && drop_ref && !event->callbacks)
+        *last = refcl_object_release(&event->obj);
     if (status >= CL_COMPLETE)
         event->times[CL_QUEUED - status] = refcl_clock_ns();
+    struct refcl_callback *due = callbacks_due(event, status);
+    struct refcl_waiter *waiters = NULL;
+    *dependents = NULL;
+    if (final) {
+        *dependents = event->dependents;
+        event->dependents = NULL;
+        waiters = event->waiters;
+        event->waiters = NULL;
+    }
     atomic_store_explicit(&event->status, status, memory_order_release);
-    return callbacks_due(event);
+    waiters_wake(waiters);
+    return due;
+}
+
+/* Tells the queue of each command of @p list that its dependency ended
+ * with @p status. The entries belong to those commands, which may be done
+ * and gone once told: each is read before. */
+static void dependents_tell(struct refcl_dep *list, cl_int status)
+{
+    while (list) {
+        struct refcl_dep *next = list->next;
+        refcl_executor_dep_done(list, status);
+        list = next;
+    }
+}
+
+struct refcl_callback *refcl_event_set_status(struct _cl_event *event,
+                                              cl_int status, bool drop_ref,
+                                              bool *last)
+{
+    pthread_mutex_t *lock = refcl_event_lock(event);
+    struct refcl_dep *dependents;
+    pthread_mutex_lock(lock);
+    struct refcl_callback *due =
+        transition(event, status, drop_ref, last, &dependents);
+    pthread_mutex_unlock(lock);
+    dependents_tell(dependents, status);
+    return due;
+}
+
+static bool event_done(const void *event)
+{
+    return refcl_event_done(event);
+}
+
+cl_int refcl_event_wait(struct _cl_event *event)
+{
+    if (!refcl_spin_until(event_done, event)) {
+        pthread_mutex_t *lock = refcl_event_lock(event);
+        pthread_mutex_lock(lock);
+        if (!refcl_event_done(event)) {
+            struct refcl_waiter waiter = {.next = event->waiters};
+            pthread_cond_init(&waiter.wake, NULL);
+            event->waiters = &waiter;
+            while (!waiter.woken)
+                pthread_cond_wait(&waiter.wake, lock);
+            pthread_cond_destroy(&waiter.wake);
+        }
+        pthread_mutex_unlock(lock);
+    }
+    return atomic_load_explicit(&event->status, memory_order_acquire);
 }
 
 void refcl_callbacks_run(struct _cl_event *event, struct refcl_callback *due)
@@ -186,7 +333,7 @@ cl_int CL_API_CALL refcl_clSetUserEventStatus(cl_event event,
      * negative integer value". */
     if (execution_status > CL_COMPLETE)
         return CL_INVALID_VALUE;
-    pthread_mutex_t *lock = &event->context->events_lock;
+    pthread_mutex_t *lock = refcl_event_lock(event);
     pthread_mutex_lock(lock);
     /* CL_INVALID_OPERATION "if the execution_status for event has already
      * been changed by a previous call to clSetUserEventStatus". */
@@ -195,10 +342,11 @@ cl_int CL_API_CALL refcl_clSetUserEventStatus(cl_event event,
         pthread_mutex_unlock(lock);
         return CL_INVALID_OPERATION;
     }
+    struct refcl_dep *dependents;
     struct refcl_callback *due =
-        refcl_event_set_status(event, execution_status);
-    refcl_context_changed(event->context);
+        transition(event, execution_status, false, NULL, &dependents);
     pthread_mutex_unlock(lock);
+    dependents_tell(dependents, execution_status);
     refcl_callbacks_run(event, due);
     return CL_SUCCESS;
 }
@@ -222,7 +370,7 @@ cl_int CL_API_CALL refcl_clSetEventCallback(
         return CL_OUT_OF_HOST_MEMORY;
     *cb = (struct refcl_callback){pfn_notify, user_data,
                                   command_exec_callback_type, 0, NULL};
-    pthread_mutex_t *lock = &event->context->events_lock;
+    pthread_mutex_t *lock = refcl_event_lock(event);
     pthread_mutex_lock(lock);
     struct refcl_callback **tail = &event->callbacks;
     while (*tail)
@@ -230,7 +378,8 @@ cl_int CL_API_CALL refcl_clSetEventCallback(
     *tail = cb;
     /* A status already reached calls it now: "when the execution status
      * ... changes to an execution status equal to or past the status". */
-    struct refcl_callback *due = callbacks_due(event);
+    struct refcl_callback *due = callbacks_due(
+        event, atomic_load_explicit(&event->status, memory_order_relaxed));
     pthread_mutex_unlock(lock);
     refcl_callbacks_run(event, due);
     return CL_SUCCESS;
@@ -257,22 +406,16 @@ cl_int refcl_event_list_check(cl_uint num_events, const cl_event *event_list)
 }
 
 /* Commands go to their queue's worker when enqueued, so there is nothing
- * to flush first; the wait sleeps on the context's condition variable. */
+ * to flush first; each event's completion wakes this thread. */
 cl_int CL_API_CALL refcl_clWaitForEvents(cl_uint num_events,
                                          const cl_event *event_list)
 {
     cl_int status = refcl_event_list_check(num_events, event_list);
     if (status != CL_SUCCESS)
         return status;
-    struct _cl_context *context = event_list[0]->context;
     bool failed = false;
-    pthread_mutex_lock(&context->events_lock);
-    for (cl_uint i = 0; i < num_events; i++) {
-        while (!refcl_event_done(event_list[i]))
-            refcl_context_wait(context);
-        failed |= atomic_load(&event_list[i]->status) < 0;
-    }
-    pthread_mutex_unlock(&context->events_lock);
+    for (cl_uint i = 0; i < num_events; i++)
+        failed |= refcl_event_wait(event_list[i]) < 0;
     /* CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST "if the execution
      * status of any of the events in event_list is a negative integer
      * value". */

@@ -5,12 +5,15 @@
  * queue's commands as the events they wait for complete and moves each
  * through SUBMITTED, RUNNING and COMPLETE.
  *
- * Everything here is guarded by the context's events_lock; the worker,
- * clFinish and clWaitForEvents wait on its events_changed (spinning a
- * moment first: refcl_context_wait), which is broadcast on every enqueue
- * and every completion, but those of commands run on their caller's thread
- * that nobody can be waiting for. Callbacks and releases run with the lock
- * dropped.
+ * Each executor has a lock of its own, guarding its pending list and the
+ * scheduling fields of its commands, and two condition variables: `work`,
+ * the worker's, signalled when a command becomes ready or the worker must
+ * stop; `idle`, clFinish's, signalled when the last command is retired.
+ * A pending command counts its dependencies not complete yet; an event's
+ * completion tells exactly the queues of the commands waiting for it
+ * (refcl_executor_dep_done), so an idle queue is never woken. Lock order:
+ * the executor's lock, then an event's (refcl/event.h); registry_lock
+ * before an executor's. Callbacks, work and releases run with no lock held.
  *
  * Dependencies are fixed at enqueue: the wait list, then queue order (an
  * in-order queue's previous command; in an out-of-order queue the newest
@@ -42,14 +45,20 @@
 #include "refcl/workers.h"
 
 struct refcl_executor {
-    struct _cl_context *context;
+    struct _cl_context *context; /* the queue's, handed over if detached */
     /* The processing units of the queue's device, for the worker to bind
      * to as it starts; its own copy, freed once bound: a queue destroyed
      * on a worker thread may free its sub-device before this worker has
      * even started. */
     hwloc_bitmap_t units;
     bool in_order;
-    /* Under the context's events_lock. */
+    pthread_mutex_t lock;
+    pthread_cond_t work; /* the worker sleeps on it */
+    pthread_cond_t idle; /* clFinish sleeps on it */
+    /* Bumped under the lock with each signal of work / idle: what a waiter
+     * spinning before it sleeps watches, without the lock. */
+    atomic_uint work_signals, idle_signals;
+    /* Under the lock. */
     struct _cl_event *head, *tail; /* pending, oldest first, each retained */
     struct _cl_event *barrier;     /* newest pending barrier (out-of-order) */
     /* Commands enqueued and not yet retired: off the list, their callbacks
@@ -92,11 +101,19 @@ static void join_all(struct refcl_executor *list)
         pthread_join(e->thread, NULL);
 }
 
+static void executor_free(struct refcl_executor *executor)
+{
+    pthread_cond_destroy(&executor->idle);
+    pthread_cond_destroy(&executor->work);
+    pthread_mutex_destroy(&executor->lock);
+    free(executor);
+}
+
 static void free_all(struct refcl_executor *list)
 {
     while (list) {
         struct refcl_executor *next = list->next;
-        free(list);
+        executor_free(list);
         list = next;
     }
 }
@@ -133,6 +150,9 @@ struct refcl_executor *refcl_executor_create(struct _cl_command_queue *queue)
     if (executor) {
         executor->context = queue->context;
         executor->in_order = refcl_queue_in_order(queue);
+        pthread_mutex_init(&executor->lock, NULL);
+        pthread_cond_init(&executor->work, NULL);
+        pthread_cond_init(&executor->idle, NULL);
     }
     return executor;
 }
@@ -186,7 +206,7 @@ static size_t order_deps(const struct refcl_executor *executor, bool sync,
     return n;
 }
 
-/* Gives @p command its dependencies, each retained. */
+/* Gives @p command its dependencies, each retained: the wait list first. */
 static cl_int deps_take(struct refcl_executor *executor,
                         struct _cl_event *command, cl_uint num_events,
                         const cl_event *wait_list)
@@ -195,43 +215,84 @@ static cl_int deps_take(struct refcl_executor *executor,
     size_t count = num_events + order_deps(executor, sync, num_events, NULL);
     if (count == 0)
         return CL_SUCCESS;
-    struct _cl_event **deps = malloc(count * sizeof(*deps));
-    if (!deps)
+    struct refcl_dep *deps = calloc(count, sizeof(*deps));
+    struct _cl_event **order = malloc((count - num_events + 1) *
+                                      sizeof(*order));
+    if (!deps || !order) {
+        free(deps);
+        free(order);
         return CL_OUT_OF_HOST_MEMORY;
-    for (cl_uint i = 0; i < num_events; i++)
-        deps[i] = wait_list[i];
-    order_deps(executor, sync, num_events, deps + num_events);
-    for (size_t i = 0; i < count; i++)
-        refcl_object_retain(&deps[i]->obj);
+    }
+    order_deps(executor, sync, num_events, order);
+    for (size_t i = 0; i < count; i++) {
+        deps[i].event = i < num_events ? wait_list[i] : order[i - num_events];
+        deps[i].command = command;
+        deps[i].in_wait_list = i < num_events;
+        refcl_object_retain(&deps[i].event->obj);
+    }
+    free(order);
     command->deps = deps;
     command->dep_count = (cl_uint)count;
-    command->wait_count = num_events;
     return CL_SUCCESS;
 }
 
-static bool deps_done(const struct _cl_event *command)
+/* Enters @p command in the dependents of each event it waits for that is
+ * not complete yet, counting them. Under the executor's lock, so that no
+ * completion can count down before the count is up. */
+static void deps_register(struct _cl_event *command)
 {
-    for (cl_uint i = 0; i < command->dep_count; i++)
-        if (!refcl_event_done(command->deps[i]))
-            return false;
-    return true;
+    for (cl_uint i = 0; i < command->dep_count; i++) {
+        struct refcl_dep *dep = &command->deps[i];
+        pthread_mutex_t *lock = refcl_event_lock(dep->event);
+        pthread_mutex_lock(lock);
+        cl_int status = atomic_load_explicit(&dep->event->status,
+                                             memory_order_relaxed);
+        if (status > CL_COMPLETE) {
+            dep->next = dep->event->dependents;
+            dep->event->dependents = dep;
+            command->unfinished++;
+        } else if (status < 0 && dep->in_wait_list) {
+            command->failed = true;
+        }
+        pthread_mutex_unlock(lock);
+    }
 }
 
-static bool wait_list_failed(const struct _cl_event *command)
+/* Wakes whoever sleeps on @p cond — the worker, or every thread in
+ * clFinish on the queue — and bumps its counter, under the executor's
+ * lock. */
+static void wake(pthread_cond_t *cond, atomic_uint *signals)
 {
-    for (cl_uint i = 0; i < command->wait_count; i++)
-        if (atomic_load(&command->deps[i]->status) < 0)
-            return true;
-    return false;
+    atomic_fetch_add_explicit(signals, 1, memory_order_release);
+    pthread_cond_broadcast(cond);
+}
+
+void refcl_executor_dep_done(struct refcl_dep *dep, cl_int status)
+{
+    struct _cl_event *command = dep->command;
+    /* The command holds its queue, and the queue's list the command,
+     * until it is done: it cannot be before this count reaches 0. */
+    struct refcl_executor *executor = command->queue->executor;
+    pthread_mutex_lock(&executor->lock);
+    /* "In order for the execution status of an enqueued command to change
+     * from CL_SUBMITTED to CL_RUNNING, all events that this command is
+     * waiting on must have completed successfully"; a negative user event
+     * status "causes all enqueued commands that wait on this user event to
+     * be terminated". */
+    if (status < 0 && dep->in_wait_list)
+        command->failed = true;
+    if (--command->unfinished == 0)
+        wake(&executor->work, &executor->work_signals);
+    pthread_mutex_unlock(&executor->lock);
 }
 
 /* The oldest command not started yet whose dependencies are complete. An
- * in-order queue's later commands all wait for its oldest. */
+ * in-order queue's later commands all wait for its oldest. Under the
+ * lock. */
 static struct _cl_event *next_ready(const struct refcl_executor *executor)
 {
     for (struct _cl_event *c = executor->head; c; c = c->next) {
-        bool queued = atomic_load(&c->status) == CL_QUEUED;
-        if (queued && deps_done(c))
+        if (!c->taken && c->unfinished == 0)
             return c;
         if (executor->in_order)
             break;
@@ -239,104 +300,106 @@ static struct _cl_event *next_ready(const struct refcl_executor *executor)
     return NULL;
 }
 
-/* Moves @p command to @p status and calls the callbacks due, unlocked. */
-static void advance(struct refcl_executor *executor, struct _cl_event *command,
-                    cl_int status)
+/* Moves @p command to @p status (not final) and calls the callbacks due. */
+static void advance(struct _cl_event *command, cl_int status)
 {
-    struct refcl_callback *due = refcl_event_set_status(command, status);
-    if (!due)
-        return;
-    pthread_mutex_unlock(&executor->context->events_lock);
-    refcl_callbacks_run(command, due);
-    pthread_mutex_lock(&executor->context->events_lock);
+    refcl_callbacks_run(command,
+                        refcl_event_set_status(command, status, false, NULL));
 }
 
 /* Drops what @p command holds for its work: the events it waited for,
- * its queue, its payload. The lock is dropped meanwhile: any of them may be
- * destroyed here (the queue too, when the application released it before
- * this command was done: refcl_executor_destroy then only marks the
- * executor stopping, and the executor and the context, handed over, stay
- * alive until this worker leaves). */
-static void holds_drop(struct refcl_executor *executor,
-                       struct _cl_event *command)
+ * its queue, its payload. Any of them may be destroyed here (the queue
+ * too, when the application released it before this command was done:
+ * refcl_executor_destroy then only marks the executor stopping, and the
+ * executor and the context, handed over, stay alive until this worker
+ * leaves). No lock held. */
+static void holds_drop(struct _cl_event *command)
 {
-    struct _cl_event **deps = command->deps;
+    struct refcl_dep *deps = command->deps;
     cl_uint count = command->dep_count;
     command->deps = NULL;
-    command->dep_count = command->wait_count = 0;
-    pthread_mutex_unlock(&executor->context->events_lock);
+    command->dep_count = 0;
     for (cl_uint i = 0; i < count; i++)
-        refcl_event_release(deps[i]);
+        refcl_event_release(deps[i].event);
     free(deps);
     refcl_event_drop_work(command);
-    pthread_mutex_lock(&executor->context->events_lock);
-}
-
-/* Wakes whoever waits on the context's runtime state: after a command run
- * on the caller's thread (@p on_caller) only if someone can be waiting for
- * it, as nobody else holds its event yet: clFinish on its queue, or
- * commands enqueued behind it meanwhile. Waking the idle worker for nothing
- * would cost more than such a command. Under the lock. */
-static void changed(struct refcl_executor *executor, bool on_caller)
-{
-    if (!on_caller || executor->finishers || executor->head)
-        refcl_context_changed(executor->context);
 }
 
 /* Ends @p command with @p status. Everything it holds goes first, the
  * pending list's reference on its event too unless callbacks will be due:
  * once its status is stored, the application may see it (clGetEventInfo
- * reads it without the lock) and release the last references. The
- * callbacks then run, unlocked, and only then is the command retired, so
- * that clFinish returns with all of that done. Called and returns with the
- * lock held. */
+ * reads it without a lock) and release the last references. The callbacks
+ * then run, and only then is the command retired, so that clFinish
+ * returns with all of that done. No lock held. */
 static void complete(struct refcl_executor *executor,
-                     struct _cl_event *command, cl_int status, bool on_caller)
+                     struct _cl_event *command, cl_int status)
 {
-    struct _cl_context *context = executor->context;
+    pthread_mutex_lock(&executor->lock);
     pending_remove(executor, command);
-    holds_drop(executor, command);
-    /* Completion makes every callback left due. */
-    bool keep = command->callbacks != NULL;
-    bool last = !keep && refcl_object_release(&command->obj);
-    struct refcl_callback *due = refcl_event_set_status(command, status);
-    changed(executor, on_caller);
-    pthread_mutex_unlock(&context->events_lock);
-    if (keep) {
+    pthread_mutex_unlock(&executor->lock);
+    holds_drop(command);
+    bool last = false;
+    struct refcl_callback *due =
+        refcl_event_set_status(command, status, true, &last);
+    if (due) {
         refcl_callbacks_run(command, due);
         refcl_event_release(command);
     } else if (last) {
         refcl_event_destroy(command);
     }
-    pthread_mutex_lock(&context->events_lock);
-    executor->unretired--;
-    changed(executor, on_caller);
+    pthread_mutex_lock(&executor->lock);
+    if (--executor->unretired == 0 && executor->finishers)
+        wake(&executor->idle, &executor->idle_signals);
+    pthread_mutex_unlock(&executor->lock);
 }
 
-/* Runs @p command, on its worker or @p on_caller; called and returns with
- * the lock held. */
-static void run(struct refcl_executor *executor, struct _cl_event *command,
-                bool on_caller)
+/* Runs @p command, on its worker or on the thread that enqueued it; called
+ * and returns with the executor's lock held, which is dropped meanwhile. */
+static void run(struct refcl_executor *executor, struct _cl_event *command)
 {
-    /* "In order for the execution status of an enqueued command to change
-     * from CL_SUBMITTED to CL_RUNNING, all events that this command is
-     * waiting on must have completed successfully"; a negative user event
-     * status "causes all enqueued commands that wait on this user event to
-     * be terminated". */
-    if (wait_list_failed(command)) {
+    command->taken = true;
+    bool failed = command->failed;
+    pthread_mutex_unlock(&executor->lock);
+    if (failed) {
         complete(executor, command,
-                 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, on_caller);
-        return;
+                 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    } else {
+        advance(command, CL_SUBMITTED);
+        advance(command, CL_RUNNING);
+        cl_int status = CL_COMPLETE;
+        if (command->ops && command->ops->run)
+            status = command->ops->run(command->payload, command->queue);
+        complete(executor, command, status);
     }
-    advance(executor, command, CL_SUBMITTED);
-    advance(executor, command, CL_RUNNING);
-    cl_int status = CL_COMPLETE;
-    if (command->ops && command->ops->run) {
-        pthread_mutex_unlock(&executor->context->events_lock);
-        status = command->ops->run(command->payload, command->queue);
-        pthread_mutex_lock(&executor->context->events_lock);
-    }
-    complete(executor, command, status, on_caller);
+    pthread_mutex_lock(&executor->lock);
+}
+
+struct signals_seen {
+    const atomic_uint *signals;
+    unsigned seen;
+};
+
+static bool signalled(const void *arg)
+{
+    const struct signals_seen *s = arg;
+    return atomic_load_explicit(s->signals, memory_order_acquire) != s->seen;
+}
+
+/* Waits for the next signal of @p cond; called and returns with the
+ * executor's lock held. Spins a moment with the lock dropped first
+ * (refcl_spin_until). May return early; callers test their condition
+ * again. */
+static void executor_wait(struct refcl_executor *executor,
+                          pthread_cond_t *cond, atomic_uint *signals)
+{
+    struct signals_seen s = {
+        signals, atomic_load_explicit(signals, memory_order_relaxed)};
+    pthread_mutex_unlock(&executor->lock);
+    refcl_spin_until(signalled, &s);
+    pthread_mutex_lock(&executor->lock);
+    /* Signals come under the lock: if none came, the next one wakes us. */
+    if (!signalled(&s))
+        pthread_cond_wait(cond, &executor->lock);
 }
 
 static void registry_mark(bool *flag)
@@ -358,19 +421,19 @@ static void *worker_main(void *arg)
         hwloc_bitmap_free(executor->units);
         executor->units = NULL;
     }
-    pthread_mutex_lock(&context->events_lock);
+    pthread_mutex_lock(&executor->lock);
     /* Even told to stop, run what is ready: a queue being destroyed has
      * nothing left, and at unload work that can still complete does. */
     for (;;) {
         struct _cl_event *command = next_ready(executor);
         if (command)
-            run(executor, command, false);
+            run(executor, command);
         else if (executor->stopping)
             break;
         else
-            refcl_context_wait(context);
+            executor_wait(executor, &executor->work, &executor->work_signals);
     }
-    pthread_mutex_unlock(&context->events_lock);
+    pthread_mutex_unlock(&executor->lock);
     registry_mark(&executor->leaving);
     if (atomic_load(&executor->detached))
         refcl_context_release(context);
@@ -380,7 +443,7 @@ static void *worker_main(void *arg)
 
 /* Starts the worker on the first enqueue, with every signal blocked: the
  * application's handlers are not for refcl's threads. registry_lock
- * guards `started`; it is never taken with an events_lock held. */
+ * guards `started`; it is never taken with an executor's lock held. */
 static cl_int worker_start(struct refcl_executor *executor,
                            const struct _cl_device_id *device)
 {
@@ -405,18 +468,6 @@ static cl_int worker_start(struct refcl_executor *executor,
     }
     pthread_mutex_unlock(&registry_lock);
     return rc == 0 ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
-}
-
-/* Waits until @p command is complete. @return CL_SUCCESS, or the error it
- * ended with. */
-static cl_int wait_done(struct _cl_context *context, struct _cl_event *command)
-{
-    pthread_mutex_lock(&context->events_lock);
-    while (!refcl_event_done(command))
-        refcl_context_wait(context);
-    pthread_mutex_unlock(&context->events_lock);
-    cl_int status = atomic_load(&command->status);
-    return status < 0 ? status : CL_SUCCESS;
 }
 
 /* @p command, just appended, is one whose work is the host's and nothing
@@ -451,13 +502,12 @@ cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
                               cl_event *event)
 {
     struct refcl_executor *executor = queue->executor;
-    struct _cl_context *context = queue->context;
     struct _cl_event *created = command_create(queue, command);
     if (!created)
         return CL_OUT_OF_HOST_MEMORY;
     cl_int status = worker_start(executor, queue->device);
     if (status == CL_SUCCESS) {
-        pthread_mutex_lock(&context->events_lock);
+        pthread_mutex_lock(&executor->lock);
         status = deps_take(executor, created, command->num_events,
                            command->wait_list);
         if (status == CL_SUCCESS) {
@@ -465,45 +515,48 @@ cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
             executor->unretired++;
             if (command->barrier && !executor->in_order)
                 executor->barrier = created;
+            deps_register(created);
             if (runs_on_caller(executor, created))
-                run(executor, created, true);
-            else
-                refcl_context_changed(context);
+                run(executor, created);
+            else if (created->unfinished == 0)
+                wake(&executor->work, &executor->work_signals);
         }
-        pthread_mutex_unlock(&context->events_lock);
+        pthread_mutex_unlock(&executor->lock);
+    }
+    /* A blocking command's result is its own: CL_SUCCESS, or the error it
+     * ended with. */
+    if (status == CL_SUCCESS && command->blocking) {
+        cl_int end = refcl_event_wait(created);
+        status = end < 0 ? end : CL_SUCCESS;
     }
     /* "If event is NULL or the enqueue is unsuccessful, no event will be
-     * created": the list keeps its own reference while pending. */
-    cl_int result = status;
-    if (status == CL_SUCCESS && command->blocking)
-        result = wait_done(context, created);
+     * created": the list keeps its own reference while pending. A blocking
+     * command that failed is an unsuccessful enqueue. */
     if (status == CL_SUCCESS && event)
         *event = created;
     else
         refcl_event_release(created);
-    return result;
+    return status;
 }
 
 void refcl_executor_finish(struct _cl_command_queue *queue)
 {
     struct refcl_executor *executor = queue->executor;
-    pthread_mutex_t *lock = &queue->context->events_lock;
-    pthread_mutex_lock(lock);
+    pthread_mutex_lock(&executor->lock);
     executor->finishers++;
     while (executor->unretired)
-        refcl_context_wait(queue->context);
+        executor_wait(executor, &executor->idle, &executor->idle_signals);
     executor->finishers--;
-    pthread_mutex_unlock(lock);
+    pthread_mutex_unlock(&executor->lock);
 }
 
 /* Tells the worker to stop; it leaves once nothing is ready to run. */
 static void worker_stop(struct refcl_executor *executor)
 {
-    struct _cl_context *context = executor->context;
-    pthread_mutex_lock(&context->events_lock);
+    pthread_mutex_lock(&executor->lock);
     executor->stopping = true;
-    refcl_context_changed(context);
-    pthread_mutex_unlock(&context->events_lock);
+    wake(&executor->work, &executor->work_signals);
+    pthread_mutex_unlock(&executor->lock);
 }
 
 bool refcl_executor_destroy(struct refcl_executor *executor)
@@ -524,7 +577,7 @@ bool refcl_executor_destroy(struct refcl_executor *executor)
         pthread_join(executor->thread, NULL);
         registry_remove(executor);
     }
-    free(executor);
+    executor_free(executor);
     reap_detached();
     return false;
 }

@@ -1,19 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The arguments of a call, built from the entry point's parameter table:
- * the vendor's real objects for handles; for everything else, values refcl
- * can act on (PASS_REAL), or values no loader could produce by accident
- * (PASS_FORCED: refcl is told the result, so it never looks at them).
- * Counts always match their lists, and lists always hold real objects: a
- * loader may read them to find the vendor.
+ * the vendor's real objects for handles; for everything else the call's
+ * choices (values.c): values refcl can act on (PASS_REAL), or any value,
+ * seeded random numbers included (PASS_FORCED: refcl is told the result,
+ * so it never looks at them). Counts always match their lists, and lists
+ * always hold real objects: a loader may read them to find the vendor.
  */
 #include <string.h>
 
 #include "call.h"
-
-/* Filled into every output before the call; refcl's forced pattern
- * (0x40-0x7F) and real answers differ from it. */
-#define SENTINEL 0xEE
 
 static const char kernel_source[] =
     "kernel void refcl_check(global int *out) { out[0] = 1; }";
@@ -21,84 +17,6 @@ static const char kernel_source[] =
 static cl_ulong pointer_bits(const void *pointer)
 {
     return (cl_ulong)(uintptr_t)pointer;
-}
-
-/* Values that refcl accepts, by parameter type. */
-struct typed_value {
-    const char *type;
-    cl_ulong value;
-};
-
-static const struct typed_value real_values[] = {
-    {"cl_device_info", CL_DEVICE_NAME},
-    {"cl_platform_info", CL_PLATFORM_NAME},
-    {"cl_context_info", CL_CONTEXT_REFERENCE_COUNT},
-    {"cl_command_queue_info", CL_QUEUE_REFERENCE_COUNT},
-    {"cl_mem_info", CL_MEM_SIZE},
-    {"cl_image_info", CL_IMAGE_ELEMENT_SIZE},
-    {"cl_pipe_info", CL_PIPE_PACKET_SIZE},
-    {"cl_sampler_info", CL_SAMPLER_REFERENCE_COUNT},
-    {"cl_program_info", CL_PROGRAM_REFERENCE_COUNT},
-    {"cl_program_build_info", CL_PROGRAM_BUILD_STATUS},
-    {"cl_kernel_info", CL_KERNEL_REFERENCE_COUNT},
-    {"cl_kernel_arg_info", CL_KERNEL_ARG_NAME},
-    {"cl_kernel_work_group_info", CL_KERNEL_WORK_GROUP_SIZE},
-    {"cl_kernel_sub_group_info", CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE},
-    {"cl_kernel_exec_info", CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM},
-    {"cl_event_info", CL_EVENT_REFERENCE_COUNT},
-    {"cl_profiling_info", CL_PROFILING_COMMAND_QUEUED},
-    {"cl_gl_texture_info", CL_GL_TEXTURE_TARGET},
-    {"cl_gl_context_info", CL_CURRENT_DEVICE_FOR_GL_CONTEXT_KHR},
-    {"cl_device_type", CL_DEVICE_TYPE_ALL},
-    {"cl_mem_flags", CL_MEM_READ_WRITE},
-    {"cl_svm_mem_flags", CL_MEM_READ_WRITE},
-    {"cl_map_flags", CL_MAP_READ},
-    {"cl_mem_migration_flags", CL_MIGRATE_MEM_OBJECT_HOST},
-    {"cl_command_queue_properties", 0},
-    {"cl_bool", CL_TRUE},
-    {"cl_mem_object_type", CL_MEM_OBJECT_IMAGE2D},
-    {"cl_addressing_mode", CL_ADDRESS_NONE},
-    {"cl_filter_mode", CL_FILTER_NEAREST},
-    {"cl_buffer_create_type", CL_BUFFER_CREATE_TYPE_REGION},
-    {"cl_int", CL_COMPLETE}, /* execution statuses */
-    {"cl_GLenum", 0x0DE1},   /* GL_TEXTURE_2D */
-};
-
-/* ... and by name, for counts and sizes that are not tied to a list. */
-struct named_value {
-    const char *part; /* a substring of the parameter's name */
-    cl_ulong value;
-};
-
-static const struct named_value real_named[] = {
-    {"work_dim", 1},     {"offset", 0},     {"pitch", 0},
-    {"alignment", 0},    {"arg_index", 0},  {"spec_id", 0},
-    {"arg_size", sizeof(cl_mem)},           {"spec_size", 4},
-    {"pattern_size", 4}, {"packet_size", 4}, {"miplevel", 0},
-    {"plane", 0},        {"arg_indx", 0},   {"num_", 0},
-};
-
-static cl_ulong real_scalar(const struct param *param)
-{
-    for (size_t i = 0; i < sizeof(real_named) / sizeof(real_named[0]); i++)
-        if (strstr(param->name, real_named[i].part))
-            return real_named[i].value;
-    for (size_t i = 0; i < sizeof(real_values) / sizeof(real_values[0]); i++)
-        if (!strcmp(param->type, real_values[i].type))
-            return real_values[i].value;
-    return strcmp(param->type, "size_t") == 0 ? 16 : 1;
-}
-
-/* Bits no loader would make up: the slot and parameter index in the low
- * half, a fixed pattern above, cut to the parameter's size. */
-static cl_ulong forced_scalar(const struct entry *entry, int index,
-                              size_t size)
-{
-    cl_ulong value = 0xA5C35A5A00000000u |
-                     ((cl_ulong)(entry->slot & 0xFF) << 24) |
-                     ((cl_ulong)index << 16) | 0xBEEFu;
-    return size >= sizeof(cl_ulong) ? value
-                                    : value & ((1ull << (8 * size)) - 1);
 }
 
 /* Pointers refcl needs NULL, or pointing at something particular, to
@@ -110,10 +28,11 @@ static cl_ulong real_pointer(struct call *call, struct session *session,
     static const char *const null_names[] = {
         "host_ptr", "global_work_offset", "local_work_size", "lengths",
         "sizes", "args_mem_loc", "svm_pointers", "user_data"};
+    void *scratch = call->scratch[index];
     for (size_t i = 0; i < sizeof(null_names) / sizeof(null_names[0]); i++)
         if (!strcmp(name, null_names[i]))
-            return 0;
-    void *scratch = call->scratch[index];
+            return call->choice[index] == CHOICE_OTHER ? pointer_bits(scratch)
+                                                       : 0;
     if (strstr(name, "region") || !strcmp(name, "global_work_size")) {
         size_t ones[3] = {1, 1, 1};
         memcpy(scratch, ones, sizeof(ones));
@@ -181,6 +100,15 @@ static void *object_for(const struct call *call, struct session *session,
     return fixture->objects[param->object];
 }
 
+/* The length of input list @p index: its choice if it varies, else one
+ * object (two in a forced call). */
+static cl_ulong list_length(const struct call *call, int index)
+{
+    if (call->varies[index])
+        return call->choice[index];
+    return call->pass == PASS_FORCED ? 2 : 1;
+}
+
 /* Lengths of the lists and buffers, set into their count parameters:
  * outputs first, input lists last, as an input list's length must win
  * when both share a count (clCreateProgramWithBinary's num_devices). */
@@ -197,7 +125,7 @@ static void tie_counts(struct call *call)
             bool input = kind == ARG_HANDLE_LIST || kind == ARG_STRING_LIST;
             if (input != (pass == 1))
                 continue;
-            cl_ulong length = input ? (forced ? 2 : 1)
+            cl_ulong length = input ? list_length(call, i)
                               : kind == OUT_BYTES ? (forced ? 200 : 256)
                                                   : (forced ? 3 : 4);
             call->args[param->count] = length;
@@ -211,7 +139,8 @@ static void handle_list(struct call *call, struct session *session,
     void *object = call->pass == PASS_NULL && dispatch
                        ? NULL
                        : object_for(call, session, index);
-    if (!object && !(call->pass == PASS_NULL && dispatch)) {
+    if (list_length(call, index) == 0 ||
+        (!object && !(call->pass == PASS_NULL && dispatch))) {
         call->args[param->count] = 0; /* none to list: an empty list */
         call->args[index] = 0;
         return;
@@ -237,6 +166,16 @@ static const char *real_string(const char *name)
     return "";
 }
 
+static cl_ulong pointer_argument(struct call *call, struct session *session,
+                                 int index)
+{
+    if (call->pass != PASS_FORCED)
+        return real_pointer(call, session, index);
+    return call->choice[index] == CHOICE_OTHER
+               ? 0
+               : pointer_bits(call->scratch[index]);
+}
+
 static void input(struct call *call, struct session *session, int index,
                   bool dispatch)
 {
@@ -253,9 +192,7 @@ static void input(struct call *call, struct session *session, int index,
         handle_list(call, session, index, dispatch);
         break;
     case ARG_SCALAR:
-        call->args[index] = forced ? forced_scalar(call->entry, index,
-                                                   param->size)
-                                   : real_scalar(param);
+        call->args[index] = call->choice[index];
         break;
     case ARG_STRING:
         call->args[index] = pointer_bits(
@@ -265,11 +202,12 @@ static void input(struct call *call, struct session *session, int index,
         string_list(call, index);
         break;
     case ARG_CALLBACK:
-        call->args[index] = pointer_bits(entry_noop_callback(param));
+        call->args[index] = call->choice[index] == CHOICE_OTHER
+                                ? 0
+                                : pointer_bits(entry_noop_callback(param));
         break;
     case ARG_POINTER:
-        call->args[index] = forced ? pointer_bits(call->scratch[index])
-                                   : real_pointer(call, session, index);
+        call->args[index] = pointer_argument(call, session, index);
         break;
     default:
         call->args[index] = properties(call, session, index);
@@ -277,8 +215,78 @@ static void input(struct call *call, struct session *session, int index,
     }
 }
 
+int call_count(const struct entry *entry, enum pass pass, int kernel_args)
+{
+    cl_ulong choices[MAX_CHOICES];
+    int forced = 1, real = 1;
+    bool pointers = false;
+    for (int i = 0; i < entry->num_params; i++) {
+        int n = values_choices(entry, i, pass == PASS_FORCED, kernel_args,
+                               choices);
+        forced += n;
+        if (entry->params[i].kind == ARG_SCALAR ||
+            entry->params[i].kind == ARG_HANDLE_LIST)
+            real = n > real ? n : real;
+        else
+            pointers = pointers || n > 0;
+    }
+    if (pointers && real < 3)
+        real = 3; /* calls 1 and 2 give each pointer both choices */
+    if (pass == PASS_NULL)
+        return 1;
+    if (pass == PASS_FORCED)
+        return forced;
+    return real < MAX_REAL_CALLS ? real : MAX_REAL_CALLS;
+}
+
+/* Call @p number's choice of parameter @p index among its @p n. A real
+ * call walks every list in step (call 0 takes the defaults); pointers
+ * alternate, out of step with each other. A forced call 0 takes random
+ * numbers for every scalar; call k > 0 the k-th choice of the parameters
+ * in turn, with random numbers for the other scalars. */
+static void choose(struct call *call, int index, const cl_ulong *choices,
+                   int n, int *remaining, struct random *random)
+{
+    const struct param *param = &call->entry->params[index];
+    int number = call->number;
+    cl_ulong pick = choices[0];
+    if (call->pass == PASS_REAL && number > 0) {
+        bool scalar = param->kind == ARG_SCALAR ||
+                      param->kind == ARG_HANDLE_LIST;
+        pick = choices[scalar ? number % n : (number + index) % n];
+    } else if (call->pass == PASS_FORCED) {
+        if (number > 0 && *remaining >= 0 && *remaining < n) {
+            pick = choices[*remaining];
+            call->varied = index;
+        } else if (param->kind == ARG_SCALAR) {
+            pick = values_truncate(random_next(random), param->size);
+        }
+        *remaining -= n;
+    }
+    call->choice[index] = pick;
+    call->varies[index] = true;
+}
+
+static void choose_all(struct call *call, int kernel_args,
+                       struct random *random)
+{
+    const struct entry *entry = call->entry;
+    int remaining = call->number - 1;
+    call->varied = -1;
+    for (int i = 0; i < entry->num_params; i++) {
+        cl_ulong choices[MAX_CHOICES];
+        int n = values_choices(entry, i, call->pass == PASS_FORCED,
+                               kernel_args, choices);
+        call->choice[i] = CHOICE_DEFAULT;
+        call->varies[i] = false;
+        if (n > 0)
+            choose(call, i, choices, n, &remaining, random);
+    }
+}
+
 void call_prepare(struct call *call, struct session *session,
-                  const struct entry *entry, int v, enum pass pass)
+                  const struct entry *entry, int v, enum pass pass,
+                  int number, struct random *random)
 {
     memset(call->args, 0, sizeof(call->args));
     memset(call->scratch, 0, sizeof(call->scratch));
@@ -286,7 +294,9 @@ void call_prepare(struct call *call, struct session *session,
     call->entry = entry;
     call->pass = pass;
     call->vendor = v;
+    call->number = number;
     call->result = 0;
+    choose_all(call, session->vendors[v].fixture.kernel_args, random);
     int dispatch = entry_dispatch_param(entry);
     bool tied[MAX_PARAMS] = {false};
     for (int i = 0; i < entry->num_params; i++)
@@ -294,8 +304,10 @@ void call_prepare(struct call *call, struct session *session,
             tied[entry->params[i].count] = true;
     for (int i = 0; i < entry->num_params; i++) {
         if (arg_is_output(entry->params[i].kind)) {
-            memset(call->outputs[i], SENTINEL, OUTPUT_BYTES);
-            call->args[i] = pointer_bits(call->outputs[i]);
+            memset(call->outputs[i], CHECKER_FILL, OUTPUT_BYTES);
+            call->args[i] = call->choice[i] == CHOICE_OTHER
+                                ? 0
+                                : pointer_bits(call->outputs[i]);
         } else if (!tied[i]) {
             input(call, session, i, i == dispatch);
         }
@@ -309,10 +321,10 @@ void call_prepare(struct call *call, struct session *session,
     if (pass == PASS_FORCED) {
         call->forced_result =
             entry->result == RESULT_CODE
-                ? (cl_ulong)(cl_uint)(cl_int)(-55000 - entry->slot)
+                ? (cl_ulong)(cl_uint)(cl_int)(FORCED_RESULT_BASE - entry->slot)
             : entry->result == RESULT_POINTER
-                ? 0x7E5700000000u + (cl_ulong)entry->slot * 16
+                ? FORCED_POINTER_BASE + (cl_ulong)entry->slot * 16
                 : 0;
-        call->forced_errcode = -56000 - entry->slot;
+        call->forced_errcode = FORCED_ERRCODE_BASE - entry->slot;
     }
 }

@@ -9,8 +9,18 @@
 #define LOADERCHECK_CALL_H
 
 #include "session.h"
+#include "values.h"
 
 #define MAX_PARAMS CL_CALL_RECORD_MAX_ARGS_REFCL
+/** The byte the checker fills every output with before a call: a value
+ *  made of it was never written (refcl's forced pattern is 0x40-0x7F). */
+#define CHECKER_FILL 0xEE
+/** What a forced call of dispatch slot s returns: FORCED_RESULT_BASE - s
+ *  (a code no OpenCL function has), FORCED_POINTER_BASE + 16 s for a
+ *  pointer, and FORCED_ERRCODE_BASE - s in errcode_ret. */
+#define FORCED_RESULT_BASE (-55000)
+#define FORCED_ERRCODE_BASE (-56000)
+#define FORCED_POINTER_BASE 0x7E5700000000u
 /** Bytes of each output buffer the checker passes. */
 #define OUTPUT_BYTES 512
 /** Records read from a vendor's journal after one call. */
@@ -27,6 +37,11 @@ struct call {
     const struct entry *entry;
     enum pass pass;
     int vendor;                 /**< whose objects the arguments hold */
+    int number;                 /**< which call of the check (call_count) */
+    int varied;                 /**< forced: the parameter whose choice
+                                     this call takes, or -1 */
+    cl_ulong choice[MAX_PARAMS]; /**< each parameter's choice (values.h) */
+    bool varies[MAX_PARAMS];    /**< the parameter has choices */
     cl_ulong args[MAX_PARAMS];
     cl_ulong result;            /**< as the loader returned it */
     cl_ulong forced_result;     /**< PASS_FORCED: what refcl was told */
@@ -42,9 +57,21 @@ struct call {
     cl_uint record_count[MAX_VENDORS];
 };
 
-/** Builds the arguments of @p entry for vendor @p v. */
+/** How many calls of @p entry a check makes in @p pass: a real check
+ *  walks every parameter's choices in step, a forced one takes each
+ *  choice of each parameter in turn, after a call of random values. */
+int call_count(const struct entry *entry, enum pass pass, int kernel_args);
+
+/** Builds the arguments of call @p number (below call_count) of @p entry
+ *  for vendor @p v; forced calls draw their random values from
+ *  @p random. */
 void call_prepare(struct call *call, struct session *session,
-                  const struct entry *entry, int v, enum pass pass);
+                  const struct entry *entry, int v, enum pass pass,
+                  int number, struct random *random);
+
+/** "arg_index=1, arg_size=8, errcode_ret=NULL": the values call @p call
+ *  passed that vary from call to call, into @p text. */
+void call_describe(const struct call *call, char *text, size_t size);
 
 /** Calls @p function (the loader's) with the prepared arguments, after
  *  telling refcl the result to give when forced; reads the journals. */

@@ -4,7 +4,7 @@
  * runs a loader with, the checks of each, and what a check reports.
  *
  * The parent process plans every check and prints the report; each
- * scenario runs in child processes (child.c) that load the loader under
+ * scenario runs in child processes (runner.c) that load the loader under
  * test, so that a crashing loader costs one check, not the report.
  */
 #ifndef LOADERCHECK_CHECK_H
@@ -43,6 +43,7 @@ enum status { STATUS_OK, STATUS_FAIL, STATUS_SKIP };
 /** What a check found. */
 struct outcome {
     enum status status;
+    unsigned long long micros;  /**< how long the check ran */
     char detail[1024];
 };
 

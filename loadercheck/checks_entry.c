@@ -79,56 +79,120 @@ static void *routable(struct session *session, const struct check *check,
     return function;
 }
 
-static void describe_ok(const struct call *made, const struct session *session,
+/* Each call's first result, as the application saw it: the codes (at
+ * most four names), or the count of objects and pointers returned. */
+struct results {
+    cl_int codes[4];
+    int code_count;
+    int calls;
+};
+
+static void results_add(struct results *results, const struct call *made)
+{
+    results->calls++;
+    if (made->entry->result != RESULT_CODE)
+        return;
+    cl_int code = (cl_int)(cl_uint)made->result;
+    for (int i = 0; i < results->code_count; i++)
+        if (results->codes[i] == code)
+            return;
+    if (results->code_count < 4)
+        results->codes[results->code_count++] = code;
+}
+
+static void describe_ok(const struct results *results,
+                        const struct call *made,
+                        const struct session *session,
                         struct outcome *outcome)
 {
-    const struct entry *entry = made->entry;
-    char result[48];
-    if (entry->result == RESULT_CODE)
-        snprintf(result, sizeof(result), "%s",
-                 code_name((cl_int)(cl_uint)made->result));
-    else if (entry->result == RESULT_VOID)
-        snprintf(result, sizeof(result), "void");
-    else
-        snprintf(result, sizeof(result), "%#llx",
-                 (unsigned long long)made->result);
     outcome_set(outcome, STATUS_OK,
-                "reached vendor %s, %d arguments identical, result %s",
-                session->vendors[made->vendor].spec->tag, entry->num_params,
-                result);
+                "%d call%s reached vendor %s, every argument, result and "
+                "output as refcl received and gave them",
+                results->calls, results->calls == 1 ? "" : "s",
+                session->vendors[made->vendor].spec->tag);
+    for (int i = 0; i < results->code_count; i++)
+        outcome_append(outcome, "%s%s", i ? ", " : " (results ",
+                       code_name(results->codes[i]));
+    if (results->code_count)
+        outcome_append(outcome, ")");
+}
+
+/* Waits, through the vendor's own table, for what a real call enqueued:
+ * the next call reuses its buffers. */
+static void vendor_finish(struct session *session, int v)
+{
+    cl_ulong args[1] = {(cl_ulong)(uintptr_t)
+                            session->vendors[v].fixture.objects[OBJ_QUEUE]};
+    if (args[0])
+        vendor_direct(session, v, "clFinish", args);
+}
+
+/* One call of the check: made, compared, and (real) balanced and its
+ * objects released. */
+static void one_call(struct session *session, const struct check *check,
+                     void *function, struct outcome *outcome)
+{
+    int v = check->vendor;
+    bool real = call.pass == PASS_REAL;
+    if (real)
+        balance(session, &call, true);
+    call_invoke(&call, session, function);
+    call_compare(&call, session, v, session->vendors[v].platforms[0],
+                 outcome);
+    if (!real)
+        return;
+    balance(session, &call, false);
+    call_release_created(&call, session, v, outcome);
+    vendor_finish(session, v);
+}
+
+/* A failure names the call and the values that made it. */
+static void name_failed_call(int count, struct outcome *outcome)
+{
+    char values[320], detail[640];
+    call_describe(&call, values, sizeof(values));
+    snprintf(detail, sizeof(detail), "%.600s", outcome->detail);
+    outcome_set(outcome, STATUS_FAIL, "call %d of %d%s%s%s: %s",
+                call.number + 1, count, values[0] ? " (" : "", values,
+                values[0] ? ")" : "", detail);
+}
+
+/* Every call of the check (call_count), stopping at the first failure. */
+static void run_calls(struct session *session, const struct check *check,
+                      enum pass pass, struct outcome *outcome)
+{
+    void *function = routable(session, check, outcome);
+    if (!function)
+        return;
+    int v = check->vendor;
+    int count = call_count(check->entry, pass,
+                           session->vendors[v].fixture.kernel_args);
+    struct random random;
+    random_start(&random, session->seed, check->id);
+    struct results results = {.calls = 0};
+    for (int number = 0; number < count; number++) {
+        call_prepare(&call, session, check->entry, v, pass, number,
+                     &random);
+        one_call(session, check, function, outcome);
+        if (outcome->status == STATUS_FAIL) {
+            name_failed_call(count, outcome);
+            return;
+        }
+        results_add(&results, &call);
+    }
+    describe_ok(&results, &call, session, outcome);
 }
 
 void check_route(struct session *session, const struct check *check,
                  struct outcome *outcome)
 {
-    void *function = routable(session, check, outcome);
-    if (!function)
-        return;
-    int v = check->vendor;
-    call_prepare(&call, session, check->entry, v, PASS_REAL);
-    balance(session, &call, true);
-    call_invoke(&call, session, function);
-    call_compare(&call, session, v, session->vendors[v].platforms[0],
-                 outcome);
-    balance(session, &call, false);
-    call_release_created(&call, session, v, outcome);
-    if (outcome->status == STATUS_OK)
-        describe_ok(&call, session, outcome);
+    run_calls(session, check, PASS_REAL, outcome);
 }
 
 void check_forced(struct session *session, const struct check *check,
                   struct outcome *outcome)
 {
-    void *function = routable(session, check, outcome);
-    if (!function)
-        return;
-    int v = check->vendor;
-    call_prepare(&call, session, check->entry, v, PASS_FORCED);
-    call_invoke(&call, session, function);
-    call_compare(&call, session, v, session->vendors[v].platforms[0],
-                 outcome);
-    if (outcome->status == STATUS_OK)
-        describe_ok(&call, session, outcome);
+    run_calls(session, check, PASS_FORCED, outcome);
 }
 
 /* ---- NULL handles ---- */
@@ -220,7 +284,7 @@ void check_null(struct session *session, const struct check *check,
     }
     enum object_type type = entry_dispatch_object(entry);
     cl_int expected = invalid_code(type);
-    call_prepare(&call, session, entry, v, PASS_NULL);
+    call_prepare(&call, session, entry, v, PASS_NULL, 0, NULL);
     call_invoke(&call, session, function);
     null_verdict(&call, expected, outcome);
     if (outcome->status == STATUS_FAIL)

@@ -49,7 +49,7 @@ static void device_query_routed(struct session *session, int v,
                                 struct outcome *outcome)
 {
     const struct entry *entry = entry_named("clGetDeviceInfo");
-    call_prepare(&call, session, entry, v, PASS_REAL);
+    call_prepare(&call, session, entry, v, PASS_REAL, 0, NULL);
     call_invoke(&call, session, loader_symbol(session, entry->name));
     call_compare(&call, session, v, session->vendors[v].platforms[0],
                  outcome);
@@ -95,11 +95,12 @@ void check_fault_reaction(struct session *session, const struct check *check,
                     "faulty vendor listed, %s dispatch; its calls reach it",
                     managed ? "loader-managed" : "classic");
     else {
-        char why[sizeof(outcome->detail)];
-        snprintf(why, sizeof(why), "%s", outcome->detail);
-        outcome_set(outcome, STATUS_FAIL,
-                    "faulty vendor listed, but its calls do not reach it: "
-                    "%.900s",
+        char why[640];
+        snprintf(why, sizeof(why), "%.600s", outcome->detail);
+        bool reached = call_record(&call, FAULTY, "clGetDeviceInfo") != NULL;
+        outcome_set(outcome, STATUS_FAIL, "faulty vendor listed, but %s: %s",
+                    reached ? "its calls come back wrong"
+                            : "its calls do not reach it",
                     why);
     }
 }

@@ -250,7 +250,7 @@ void check_second_platform(struct session *session, const struct check *check,
     vendor_table(vendor)->clGetDeviceIDs(vendor->platforms[1],
                                          CL_DEVICE_TYPE_ALL, 1, &device, NULL);
     const struct entry *entry = entry_named("clGetDeviceInfo");
-    call_prepare(&call, session, entry, v, PASS_REAL);
+    call_prepare(&call, session, entry, v, PASS_REAL, 0, NULL);
     call.args[0] = (cl_ulong)(uintptr_t)device;
     call_invoke(&call, session, loader_symbol(session, entry->name));
     call_compare(&call, session, v, vendor->platforms[1], outcome);
@@ -282,7 +282,7 @@ void check_extension_object(struct session *session, const struct check *check,
         return;
     }
     const struct entry *entry = entry_named("clGetEventInfo");
-    call_prepare(&call, session, entry, v, PASS_REAL);
+    call_prepare(&call, session, entry, v, PASS_REAL, 0, NULL);
     call.args[0] = (cl_ulong)(uintptr_t)event;
     call_invoke(&call, session, loader_symbol(session, entry->name));
     call_compare(&call, session, v, vendor->platforms[0], outcome);

@@ -340,7 +340,7 @@ static void null_platform_call(struct session *session, const char *name,
                                int platform_arg, struct outcome *outcome)
 {
     const struct entry *entry = entry_named(name);
-    call_prepare(&call, session, entry, 0, PASS_REAL);
+    call_prepare(&call, session, entry, 0, PASS_REAL, 0, NULL);
     if (platform_arg >= 0)
         call.args[platform_arg] = 0;
     call_invoke(&call, session, loader_symbol(session, name));
@@ -370,7 +370,7 @@ void check_null_properties_context(struct session *session,
 {
     (void)check;
     const struct entry *entry = entry_named("clCreateContextFromType");
-    call_prepare(&call, session, entry, 0, PASS_REAL);
+    call_prepare(&call, session, entry, 0, PASS_REAL, 0, NULL);
     call.args[0] = 0; /* properties */
     call_invoke(&call, session, loader_symbol(session, entry->name));
     judge_platform_choice(session, -1, CL_INVALID_PLATFORM, outcome);
@@ -383,7 +383,7 @@ void check_empty_properties_context(struct session *session,
     (void)check;
     static const cl_context_properties empty[] = {0};
     const struct entry *entry = entry_named("clCreateContextFromType");
-    call_prepare(&call, session, entry, 0, PASS_REAL);
+    call_prepare(&call, session, entry, 0, PASS_REAL, 0, NULL);
     call.args[0] = (cl_ulong)(uintptr_t)empty;
     call_invoke(&call, session, loader_symbol(session, entry->name));
     judge_platform_choice(session, -1, CL_INVALID_PLATFORM, outcome);
@@ -403,7 +403,7 @@ void check_context_from_devices(struct session *session,
         return;
     }
     const struct entry *entry = entry_named("clCreateContext");
-    call_prepare(&call, session, entry, v, PASS_REAL);
+    call_prepare(&call, session, entry, v, PASS_REAL, 0, NULL);
     call.args[0] = 0; /* properties */
     call_invoke(&call, session, loader_symbol(session, entry->name));
     call_compare(&call, session, v, session->vendors[v].platforms[0],

@@ -34,10 +34,19 @@ const char *code_name(cl_int code)
     for (size_t i = 0; i < sizeof(code_names) / sizeof(code_names[0]); i++)
         if (code_names[i].code == code)
             return code_names[i].name;
-    static char numbers[4][16];
+    /* Not an OpenCL code: the number, and what it is if it is one of the
+     * checker's values (call.h: CHECKER_FILL, FORCED_*_BASE). */
+    static char numbers[4][80];
     static unsigned next;
     char *text = numbers[next++ % 4];
-    snprintf(text, sizeof(numbers[0]), "%d", code);
+    const char *meaning = "";
+    if ((cl_uint)code == 0xEEEEEEEEu)
+        meaning = " (the checker's 0xEE fill: nothing wrote it)";
+    else if (code <= -55000 && code > -55000 - 256)
+        meaning = " (the result refcl was told to give)";
+    else if (code <= -56000 && code > -56000 - 256)
+        meaning = " (the errcode_ret refcl was told to give)";
+    snprintf(text, sizeof(numbers[0]), "%d%s", code, meaning);
     return text;
 }
 

@@ -85,6 +85,33 @@ static void make_program(const struct _cl_icd_dispatch *table,
     fixture->objects[OBJ_PROGRAM] = program;
 }
 
+/* The built-in kernel to use: refcl_lookup_uchar, whose three arguments
+ * are all buffers (a real clSetKernelArg can set each index with the
+ * fixture's buffer), else the device's first. */
+static void builtin_kernel_name(const struct _cl_icd_dispatch *table,
+                                cl_device_id device, char *name, size_t size)
+{
+    char names[512] = "";
+    table->clGetDeviceInfo(device, CL_DEVICE_BUILT_IN_KERNELS, sizeof(names),
+                           names, NULL);
+    const char *wanted = "refcl_lookup_uchar";
+    const char *found = strstr(names, wanted);
+    if (found && (found[strlen(wanted)] == ';' || !found[strlen(wanted)]))
+        snprintf(name, size, "%s", wanted);
+    else
+        snprintf(name, size, "%.*s", (int)strcspn(names, ";"), names);
+}
+
+static void kernel_found(const struct _cl_icd_dispatch *table,
+                         struct fixture *fixture, cl_kernel kernel)
+{
+    cl_uint args = 1;
+    table->clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof(args), &args,
+                           NULL);
+    fixture->objects[OBJ_KERNEL] = kernel;
+    fixture->kernel_args = (int)args;
+}
+
 /* A kernel from the source program once it builds, else from the device's
  * built-in kernels, if it has any. */
 static void make_kernel(const struct _cl_icd_dispatch *table,
@@ -97,20 +124,18 @@ static void make_kernel(const struct _cl_icd_dispatch *table,
     if (err == CL_SUCCESS &&
         table->clCreateKernelsInProgram(program, 1, &kernel, NULL) ==
             CL_SUCCESS) {
-        fixture->objects[OBJ_KERNEL] = kernel;
+        kernel_found(table, fixture, kernel);
         return;
     }
-    char names[256] = "";
-    table->clGetDeviceInfo(device, CL_DEVICE_BUILT_IN_KERNELS, sizeof(names),
-                           names, NULL);
-    names[strcspn(names, ";")] = '\0';
-    if (names[0]) {
-        const char *list = names;
+    char name[128];
+    builtin_kernel_name(table, device, name, sizeof(name));
+    if (name[0]) {
+        const char *list = name;
         cl_program builtin = table->clCreateProgramWithBuiltInKernels(
             fixture->objects[OBJ_CONTEXT], 1, &device, list, NULL);
-        kernel = builtin ? table->clCreateKernel(builtin, names, NULL) : NULL;
+        kernel = builtin ? table->clCreateKernel(builtin, name, NULL) : NULL;
         if (kernel) {
-            fixture->objects[OBJ_KERNEL] = kernel;
+            kernel_found(table, fixture, kernel);
             return;
         }
     }
@@ -120,13 +145,14 @@ static void make_kernel(const struct _cl_icd_dispatch *table,
 }
 
 /* A buffer, else an image, else a pipe: any memory object will do for
- * routing. */
+ * routing. The buffer holds every offset and size a real call passes
+ * (values.c), and the 256-byte table refcl_lookup_uchar reads. */
 static void make_mem(const struct _cl_icd_dispatch *table,
                      struct fixture *fixture)
 {
     cl_context context = fixture->objects[OBJ_CONTEXT];
     cl_int err;
-    cl_mem mem = table->clCreateBuffer(context, CL_MEM_READ_WRITE, 64, NULL,
+    cl_mem mem = table->clCreateBuffer(context, CL_MEM_READ_WRITE, 256, NULL,
                                        &err);
     if (!mem) {
         cl_image_format format = {CL_RGBA, CL_UNORM_INT8};

@@ -8,13 +8,17 @@
  * man page refcl-loader-check(1)).
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <link.h>
 #include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report.h"
@@ -23,6 +27,14 @@
 
 #ifndef REFCL_LIBRARY_DEFAULT
 #define REFCL_LIBRARY_DEFAULT "librefcl.so.1"
+#endif
+/* refcl's library relative to this program's directory: in the build tree,
+ * and as installed. */
+#ifndef REFCL_LIBRARY_FROM_BUILD
+#define REFCL_LIBRARY_FROM_BUILD "../librefcl.so.1"
+#endif
+#ifndef REFCL_LIBRARY_FROM_INSTALL
+#define REFCL_LIBRARY_FROM_INSTALL "../lib/librefcl.so.1"
 #endif
 #ifndef LOADERCHECK_VERSION
 #define LOADERCHECK_VERSION "unknown"
@@ -35,6 +47,7 @@ struct options {
     const char *expect;
     const char *only[32];
     int only_count;
+    cl_ulong seed;
     bool list;
     bool identify;
     bool keep;
@@ -43,8 +56,9 @@ struct options {
 
 static const char usage[] =
     "usage: refcl-loader-check [--loader LIBRARY] [--refcl LIBRARY]\n"
-    "                          [--only PATTERN]... [--list] [--junit FILE]\n"
-    "                          [--expect FILE] [--timeout SECONDS] [--keep]\n"
+    "                          [--only PATTERN]... [--seed N] [--list]\n"
+    "                          [--junit FILE] [--expect FILE]\n"
+    "                          [--timeout SECONDS] [--keep]\n"
     "       refcl-loader-check --identify [--loader LIBRARY]\n"
     "\n"
     "Checks that an OpenCL ICD loader routes every call correctly to its\n"
@@ -52,11 +66,17 @@ static const char usage[] =
     "\n"
     "  --loader LIBRARY  the loader to check (default: libOpenCL.so.1, as\n"
     "                    the dynamic linker finds it)\n"
-    "  --refcl LIBRARY   refcl's library to make the vendors from\n"
-    "                    (default: " REFCL_LIBRARY_DEFAULT ",\n"
+    "  --refcl LIBRARY   refcl's library to make the vendors from (default:\n"
+    "                    the one beside this program, in the build tree or\n"
+    "                    as installed; else " REFCL_LIBRARY_DEFAULT ",\n"
     "                    else librefcl.so.1 as the dynamic linker finds it)\n"
-    "  --only PATTERN    run only the checks whose name matches the glob\n"
-    "                    PATTERN, or begins with a match (repeatable)\n"
+    "  --only PATTERN    run only the checks PATTERN (a name or a glob)\n"
+    "                    matches: the whole name, or parts of it between\n"
+    "                    slashes, e.g. clSetKernelArg, route, single,\n"
+    "                    single/route/clSetKernelArg@a (repeatable; a\n"
+    "                    pattern that matches no check is an error)\n"
+    "  --seed N          the seed of the forced calls' random values\n"
+    "                    (default: from the clock; every report prints it)\n"
     "  --list            list the checks' names and exit\n"
     "  --junit FILE      also write the results as JUnit XML\n"
     "  --expect FILE     compare the failures with the expected ones: exit 0\n"
@@ -66,20 +86,42 @@ static const char usage[] =
     "  --identify        print the loader's name and version, and exit\n"
     "\n"
     "Each line says ok, FAIL or skip, the check's name and what was\n"
-    "expected and received; then a table per entry point, coverage, and\n"
-    "the closing line 'N passed, N failed'. Exit status: 0 when no check\n"
+    "expected and received, a failure the command that reproduces it;\n"
+    "then a table per entry point, coverage, the failed checks, and the\n"
+    "closing line 'N passed, N failed'. Exit status: 0 when no check\n"
     "failed (with --expect: when the failures are the expected ones), 1\n"
-    "otherwise, 2 for a usage error, 3 when the checks cannot run.\n"
+    "otherwise, 2 for a usage error (a pattern matching no check\n"
+    "included), 3 when the checks cannot run.\n"
     "See refcl-loader-check(1).\n";
 
-/* refcl's library when --refcl is not given: the installed one, else the
- * one the dynamic linker finds by its soname (refcl is installed
- * elsewhere than this program was configured for). */
+/* @p relative (to this program's directory) into @p path, if readable. */
+static bool beside_self(const char *relative, char *path, size_t size)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0)
+        return false;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    snprintf(path, size, "%s/%s", self, relative);
+    return access(path, R_OK) == 0;
+}
+
+/* refcl's library when --refcl is not given: the one beside this program
+ * (the build tree's, or the installed one), else the configured install
+ * path, else the one the dynamic linker finds by its soname. */
 static const char *default_refcl(void)
 {
-    static char path[4096];
+    static char path[8192];
+    if (beside_self(REFCL_LIBRARY_FROM_BUILD, path, sizeof(path)) ||
+        beside_self(REFCL_LIBRARY_FROM_INSTALL, path, sizeof(path)))
+        return path;
     if (access(REFCL_LIBRARY_DEFAULT, R_OK) == 0)
         return REFCL_LIBRARY_DEFAULT;
+    path[0] = '\0';
     void *handle = dlopen("librefcl.so.1", RTLD_LAZY | RTLD_LOCAL);
     struct link_map *map = NULL;
     if (handle && dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map &&
@@ -88,6 +130,41 @@ static const char *default_refcl(void)
     if (handle)
         dlclose(handle);
     return path[0] ? path : REFCL_LIBRARY_DEFAULT;
+}
+
+static _Noreturn void usage_error(const char *format, ...)
+    __attribute__((format(printf, 1, 2)));
+
+static _Noreturn void usage_error(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fflush(stdout);
+    fputs("refcl-loader-check: ", stderr);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    va_end(args);
+    exit(2);
+}
+
+static cl_ulong number_option(const char *text, const char *option)
+{
+    char *end;
+    errno = 0;
+    unsigned long long value = strtoull(text, &end, 0);
+    if (errno || end == text || *end || text[0] == '-')
+        usage_error("%s takes a number, not '%s' (--help shows the usage)",
+                    option, text);
+    return value;
+}
+
+/* A seed that differs from run to run; printed, so a run reproduces. */
+static cl_ulong clock_seed(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return ((cl_ulong)now.tv_nsec ^ (cl_ulong)now.tv_sec * 1000003u ^
+            (cl_ulong)getpid()) & 0xFFFFFFFFu;
 }
 
 static void parse(int argc, char **argv, struct options *options)
@@ -101,6 +178,7 @@ static void parse(int argc, char **argv, struct options *options)
         {"expect", required_argument, NULL, 'e'},
         {"timeout", required_argument, NULL, 't'},
         {"keep", no_argument, NULL, 'k'},
+        {"seed", required_argument, NULL, 's'},
         {"identify", no_argument, NULL, 'i'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -108,19 +186,24 @@ static void parse(int argc, char **argv, struct options *options)
     };
     *options = (struct options){.loader = "libOpenCL.so.1",
                                 .refcl = NULL,
-                                .timeout = 60};
+                                .timeout = 60,
+                                .seed = clock_seed()};
     for (int c; (c = getopt_long(argc, argv, "h", longs, NULL)) != -1;) {
         switch (c) {
         case 'l': options->loader = optarg; break;
         case 'r': options->refcl = optarg; break;
         case 'o':
-            if (options->only_count < 32)
-                options->only[options->only_count++] = optarg;
+            if (options->only_count == 32)
+                usage_error("at most 32 --only patterns are taken");
+            options->only[options->only_count++] = optarg;
             break;
+        case 's': options->seed = number_option(optarg, "--seed"); break;
         case 'L': options->list = true; break;
         case 'j': options->junit = optarg; break;
         case 'e': options->expect = optarg; break;
-        case 't': options->timeout = (unsigned)atoi(optarg); break;
+        case 't':
+            options->timeout = (unsigned)number_option(optarg, "--timeout");
+            break;
         case 'k': options->keep = true; break;
         case 'i': options->identify = true; break;
         case 'h': fputs(usage, stdout); exit(0);
@@ -136,17 +219,58 @@ static void parse(int argc, char **argv, struct options *options)
         options->refcl = default_refcl();
 }
 
-static bool selected(const struct options *options, const char *id)
+/* True if @p pattern matches the part of @p id made of the segments
+ * first..last ("single/route/clSetKernelArg@a": single, route,
+ * clSetKernelArg, route/clSetKernelArg@a, ...), with or without its
+ * @vendor. */
+static bool matches_part(const char *pattern, const char *id, int first,
+                         int last)
 {
-    if (options->only_count == 0)
+    const char *start = id;
+    for (int s = 0; s < first; s++)
+        start = strchr(start, '/') + 1;
+    const char *end = start;
+    for (int s = first; s < last; s++)
+        end = strchr(end, '/') + 1;
+    const char *slash = strchr(end, '/');
+    int length = (int)((slash ? slash : end + strlen(end)) - start);
+    char part[128];
+    snprintf(part, sizeof(part), "%.*s", length, start);
+    if (!fnmatch(pattern, part, 0))
         return true;
-    for (int i = 0; i < options->only_count; i++) {
-        char prefix[256];
-        snprintf(prefix, sizeof(prefix), "%s*", options->only[i]);
-        if (!fnmatch(options->only[i], id, 0) || !fnmatch(prefix, id, 0))
-            return true;
-    }
+    part[strcspn(part, "@")] = '\0';
+    return !fnmatch(pattern, part, 0);
+}
+
+static bool pattern_selects(const char *pattern, const char *id)
+{
+    int segments = 1;
+    for (const char *c = id; *c; c++)
+        segments += *c == '/';
+    for (int first = 0; first < segments; first++)
+        for (int last = first; last < segments; last++)
+            if (matches_part(pattern, id, first, last))
+                return true;
     return false;
+}
+
+/* Chooses the checks --only selects; a pattern that selects none is a
+ * usage error (a typo must not make a CI job pass). */
+static void select_checks(const struct options *options,
+                          const struct check *checks, size_t count,
+                          bool *chosen)
+{
+    for (size_t i = 0; i < count; i++)
+        chosen[i] = options->only_count == 0;
+    for (int p = 0; p < options->only_count; p++) {
+        bool any = false;
+        for (size_t i = 0; i < count; i++)
+            if (pattern_selects(options->only[p], checks[i].id))
+                any = chosen[i] = true;
+        if (!any)
+            usage_error("--only %s matches no check (--list names them)",
+                        options->only[p]);
+    }
 }
 
 /* In a child: the loader's answer to ocl-icd's clGetICDLoaderInfoOCLICD
@@ -154,6 +278,9 @@ static bool selected(const struct options *options, const char *id)
  * to load. */
 static void loader_identity_child(int fd, const char *loader)
 {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     setenv("OCL_ICD_VENDORS", "/nonexistent/refcl-loader-check", 1);
     setenv("OPENCL_LAYER_PATH", "/nonexistent/refcl-loader-check", 1);
     unsetenv("OCL_ICD_FILENAMES");
@@ -202,8 +329,8 @@ static void loader_identity(const char *loader, char *text, size_t size)
     }
 }
 
-/* After every scenario: the table, coverage, JUnit, expectations, and the
- * closing count. The exit status. */
+/* After every scenario: the table, coverage, JUnit, expectations, the
+ * failed checks and the closing count. The exit status. */
 static int report_finish(const struct options *options,
                          const struct report_data *data, const char *loader)
 {
@@ -213,20 +340,25 @@ static int report_finish(const struct options *options,
                     (data->done[i] && data->checks[i].column != COLUMN_NONE);
     if (per_entry) {
         report_table(stdout, data);
-        report_coverage(stdout, data);
+        if (!data->filtered)
+            report_coverage(stdout, data);
     }
     report_scenarios(stdout, data);
     int passed, failed, skipped;
     report_counts(stdout, data, &passed, &failed, &skipped);
-    if (options->junit && !report_junit(options->junit, data, loader))
-        fprintf(stderr, "refcl-loader-check: cannot write %s\n",
-                options->junit);
+    bool junit = !options->junit || report_junit(options->junit, data, loader);
     bool as_expected = true;
     if (options->expect)
         as_expected = expect_compare(stdout, options->expect, data,
-                                     options->only_count > 0);
+                                     data->filtered);
+    report_failures(stdout, data);
     printf("\n%d skipped (not checked, with the reasons above)\n", skipped);
-    printf("%d passed, %d failed\n", passed, failed);
+    printf("%d passed, %d failed (seed %llu)\n", passed, failed,
+           (unsigned long long)data->seed);
+    fflush(stdout);
+    if (!junit)
+        fprintf(stderr, "refcl-loader-check: cannot write %s\n",
+                options->junit);
     if (options->expect)
         return as_expected ? 0 : 1;
     return failed ? 1 : 0;
@@ -235,11 +367,13 @@ static int report_finish(const struct options *options,
 /* Each scenario with a chosen check: its vendors installed under @p dir,
  * its checks run and printed. False if a scenario cannot be installed. */
 static bool run_scenarios(const struct options *options,
-                          const struct check *checks, size_t count,
-                          const bool *chosen, const char *dir,
-                          struct outcome *outcomes, bool *done)
+                          const struct report_data *data, const bool *chosen,
+                          const char *dir, struct outcome *outcomes,
+                          bool *done)
 {
-    for (size_t first = 0; first < count;) {
+    const struct check *checks = data->checks;
+    size_t count = data->count;
+    for (size_t first = 0; first < count && !runner_stop;) {
         size_t last = first;
         while (last + 1 < count &&
                checks[last + 1].scenario == checks[first].scenario)
@@ -253,23 +387,40 @@ static bool run_scenarios(const struct options *options,
                  scenario->name);
         if (any && !vendors_install(scenario_dir, scenario, options->refcl,
                                     why, sizeof(why))) {
+            fflush(stdout);
             fprintf(stderr, "refcl-loader-check: %s\n", why);
             return false;
         }
         if (any) {
-            struct run run = {checks, chosen,       outcomes,        done,
-                              scenario_dir, options->loader,
-                              options->timeout};
+            struct run run = {checks,       chosen,          outcomes,
+                              done,         scenario_dir,    options->loader,
+                              options->timeout, options->seed};
             printf("# %s: %s\n", scenario->name, scenario->summary);
             runner_scenario(&run, first, last);
             for (size_t i = first; i <= last; i++)
                 if (done[i])
-                    report_line(stdout, &checks[i], &outcomes[i]);
+                    report_line(stdout, data, i);
             fflush(stdout);
         }
         first = last + 1;
     }
-    return true;
+    return !runner_stop;
+}
+
+static void on_signal(int signal_number)
+{
+    runner_stop = signal_number;
+}
+
+/* SIGINT, SIGTERM and SIGHUP stop the run (runner.c) so that the
+ * temporary directory is removed; the signal is then raised again. */
+static void signals_catch(void)
+{
+    struct sigaction action = {.sa_handler = on_signal};
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
 }
 
 static int run_all(const struct options *options, const struct check *checks,
@@ -287,15 +438,19 @@ static int run_all(const struct options *options, const struct check *checks,
     bool *done = calloc(count, sizeof(*done));
     char identity[512];
     loader_identity(options->loader, identity, sizeof(identity));
-    printf("refcl-loader-check %s: loader %s, vendors made from %s\n",
-           LOADERCHECK_VERSION, identity, options->refcl);
+    printf("refcl-loader-check %s: loader %s, vendors made from %s, "
+           "seed %llu\n",
+           LOADERCHECK_VERSION, identity, options->refcl,
+           (unsigned long long)options->seed);
+    struct report_data data = {checks, outcomes, done, count,
+                               options->loader, options->seed,
+                               options->only_count > 0};
     int status = 3;
     if (outcomes && done &&
-        run_scenarios(options, checks, count, chosen, dir, outcomes, done)) {
-        struct report_data data = {checks, outcomes, done, count};
+        run_scenarios(options, &data, chosen, dir, outcomes, done))
         status = report_finish(options, &data, identity);
-    }
-    if (options->keep)
+    fflush(stdout);
+    if (options->keep && !runner_stop)
         fprintf(stderr, "refcl-loader-check: vendors kept in %s\n", dir);
     else
         vendors_remove(dir);
@@ -313,8 +468,7 @@ int main(int argc, char **argv)
     bool *chosen = calloc(count, sizeof(*chosen));
     if (!chosen)
         return 3;
-    for (size_t i = 0; i < count; i++)
-        chosen[i] = selected(&options, checks[i].id);
+    select_checks(&options, checks, count, chosen);
     int status = 0;
     if (options.identify) {
         char identity[512];
@@ -330,9 +484,16 @@ int main(int argc, char **argv)
                 options.refcl);
         status = 3;
     } else {
+        signals_catch();
         status = run_all(&options, checks, count, chosen);
     }
     free(chosen);
     free(checks);
+    if (runner_stop) {
+        fprintf(stderr, "refcl-loader-check: interrupted; temporary files "
+                        "removed\n");
+        signal(runner_stop, SIG_DFL);
+        raise(runner_stop);
+    }
     return status;
 }

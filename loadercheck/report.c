@@ -10,11 +10,38 @@
 
 static const char *const status_words[] = {"ok", "FAIL", "skip"};
 
-void report_line(FILE *out, const struct check *check,
-                 const struct outcome *outcome)
+/* The command that runs check @p index alone, with the same values. */
+static void reproducer(FILE *out, const struct report_data *data,
+                       size_t index)
 {
-    fprintf(out, "%-4s %s: %s\n", status_words[outcome->status], check->id,
-            outcome->detail);
+    fprintf(out, "refcl-loader-check --loader %s --only %s --seed %llu",
+            data->loader, data->checks[index].id,
+            (unsigned long long)data->seed);
+}
+
+void report_line(FILE *out, const struct report_data *data, size_t index)
+{
+    const struct outcome *outcome = &data->outcomes[index];
+    fprintf(out, "%-4s %s: %s\n", status_words[outcome->status],
+            data->checks[index].id, outcome->detail);
+    if (outcome->status != STATUS_FAIL)
+        return;
+    fprintf(out, "     reproduce: ");
+    reproducer(out, data, index);
+    fputc('\n', out);
+}
+
+void report_failures(FILE *out, const struct report_data *data)
+{
+    int failed = 0;
+    for (size_t i = 0; i < data->count; i++)
+        failed += data->done[i] && data->outcomes[i].status == STATUS_FAIL;
+    if (!failed)
+        return;
+    fprintf(out, "\nfailed (%d):\n", failed);
+    for (size_t i = 0; i < data->count; i++)
+        if (data->done[i] && data->outcomes[i].status == STATUS_FAIL)
+            fprintf(out, "  %s\n", data->checks[i].id);
 }
 
 /* ---- the table per entry point ---- */
@@ -50,6 +77,20 @@ struct row {
     size_t route[MAX_COLUMNS], forced[MAX_COLUMNS], null;
 };
 
+static bool ran(const struct report_data *data, size_t index)
+{
+    return index != SIZE_MAX && data->done[index];
+}
+
+static bool row_ran(const struct report_data *data, const struct row *row,
+                    int columns)
+{
+    bool any = ran(data, row->null);
+    for (int c = 0; c < columns; c++)
+        any = any || ran(data, row->route[c]) || ran(data, row->forced[c]);
+    return any;
+}
+
 void report_table(FILE *out, const struct report_data *data)
 {
     char keys[MAX_COLUMNS][24];
@@ -60,7 +101,7 @@ void report_table(FILE *out, const struct report_data *data)
     memset(rows, 0xFF, sizeof(rows));
     for (size_t i = 0; i < data->count; i++) {
         const struct check *check = &data->checks[i];
-        if (check->column == COLUMN_NONE)
+        if (check->column == COLUMN_NONE || (data->filtered && !data->done[i]))
             continue;
         struct row *row = &rows[check->entry - entries];
         if (check->column == COLUMN_NULL) {
@@ -75,13 +116,15 @@ void report_table(FILE *out, const struct report_data *data)
         else if (c >= 0)
             row->forced[c] = i;
     }
-    fprintf(out, "\nper entry point: route (a real call) and forced (refcl "
+    fprintf(out, "\nper entry point: route (real calls) and forced (refcl "
                  "told the result) per scenario:vendor; null (a NULL "
                  "handle)\n%-42s %4s", "entry point", "slot");
     for (int c = 0; c < columns; c++)
         fprintf(out, " %-12s", keys[c]);
     fprintf(out, " %-4s\n", "null");
     for (size_t e = 0; e < entry_count; e++) {
+        if (data->filtered && !row_ran(data, &rows[e], columns))
+            continue;
         fprintf(out, "%-42s %4d", entries[e].name, entries[e].slot);
         if (entry_dispatch_param(&entries[e]) < 0) {
             fprintf(out, " answered by the loader (no object to dispatch "
@@ -210,31 +253,47 @@ bool report_junit(const char *path, const struct report_data *data,
         return false;
     int passed, failed, skipped;
     report_counts(out, data, &passed, &failed, &skipped);
+    unsigned long long micros = 0;
+    for (size_t i = 0; i < data->count; i++)
+        micros += data->done[i] ? data->outcomes[i].micros : 0;
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                 "<testsuites name=\"refcl-loader-check\">\n"
-                 "  <testsuite name=\"");
+                 "<testsuites name=\"refcl-loader-check\" time=\"%.6f\">\n"
+                 "  <testsuite name=\"",
+            (double)micros / 1e6);
     xml_text(out, loader);
-    fprintf(out, "\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n",
-            passed + failed + skipped, failed, skipped);
+    fprintf(out, "\" tests=\"%d\" failures=\"%d\" skipped=\"%d\" "
+                 "time=\"%.6f\">\n"
+                 "    <properties>\n"
+                 "      <property name=\"seed\" value=\"%llu\"/>\n"
+                 "    </properties>\n",
+            passed + failed + skipped, failed, skipped, (double)micros / 1e6,
+            (unsigned long long)data->seed);
     for (size_t i = 0; i < data->count; i++) {
         if (!data->done[i])
             continue;
         const char *id = data->checks[i].id;
         const char *name = strchr(id, '/');
         name = name ? strchr(name + 1, '/') : NULL;
+        const struct outcome *outcome = &data->outcomes[i];
         fprintf(out, "    <testcase classname=\"");
         fwrite(id, 1, name ? (size_t)(name - id) : strlen(id), out);
         fprintf(out, "\" name=\"");
         xml_text(out, name ? name + 1 : id);
-        const struct outcome *outcome = &data->outcomes[i];
+        fprintf(out, "\" time=\"%.6f\"", (double)outcome->micros / 1e6);
         if (outcome->status == STATUS_OK) {
-            fprintf(out, "\"/>\n");
+            fprintf(out, "/>\n");
             continue;
         }
-        fprintf(out, "\">\n      <%s message=\"",
+        fprintf(out, ">\n      <%s message=\"",
                 outcome->status == STATUS_FAIL ? "failure" : "skipped");
         xml_text(out, outcome->detail);
-        fprintf(out, "\"/>\n    </testcase>\n");
+        if (outcome->status == STATUS_FAIL) {
+            fprintf(out, "\">reproduce: ");
+            reproducer(out, data, i);
+            fprintf(out, "</failure>\n    </testcase>\n");
+        } else {
+            fprintf(out, "\"/>\n    </testcase>\n");
+        }
     }
     fprintf(out, "  </testsuite>\n</testsuites>\n");
     return fclose(out) == 0;

@@ -16,11 +16,17 @@ struct report_data {
     const struct outcome *outcomes;
     const bool *done;
     size_t count;
+    const char *loader;     /**< --loader, as given */
+    cl_ulong seed;          /**< --seed */
+    bool filtered;          /**< --only: the table shows the checks run */
 };
 
-/** "ok   <id>: <detail>", "FAIL ..." or "skip ...". */
-void report_line(FILE *out, const struct check *check,
-                 const struct outcome *outcome);
+/** "ok   <id>: <detail>", "FAIL ..." or "skip ..."; a failure is followed
+ *  by the command that runs it alone with the same values. */
+void report_line(FILE *out, const struct report_data *data, size_t index);
+
+/** The closing list of the checks that failed. */
+void report_failures(FILE *out, const struct report_data *data);
 
 /** The table per entry point. */
 void report_table(FILE *out, const struct report_data *data);
@@ -35,7 +41,8 @@ void report_scenarios(FILE *out, const struct report_data *data);
 void report_counts(FILE *out, const struct report_data *data, int *passed,
                    int *failed, int *skipped);
 
-/** Writes JUnit XML to @p path; false if it cannot. */
+/** Writes JUnit XML to @p path, with each check's time and the seed;
+ *  false if it cannot. */
 bool report_junit(const char *path, const struct report_data *data,
                   const char *loader);
 

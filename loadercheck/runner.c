@@ -7,7 +7,7 @@
  *   S                     set up
  *   E <reason>            cannot set up (the loader cannot be loaded)
  *   B <index>             check <index> begins
- *   R <index> <status> <detail>
+ *   R <index> <status> <microseconds> <detail>
  *
  * A loader that crashes (or hangs) costs the check that was running: the
  * parent reports it as a failure with the signal, and starts a new child
@@ -22,21 +22,44 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runner.h"
 #include "session.h"
+
+volatile sig_atomic_t runner_stop;
+
+/* @p text into @p out of @p size bytes, cut if longer. */
+static void copy_text(char *out, size_t size, const char *text)
+{
+    size_t length = strnlen(text, size - 1);
+    memcpy(out, text, length);
+    out[length] = '\0';
+}
 
 /* ---- the child ---- */
 
 static void report_line(int fd, size_t index, const struct outcome *outcome)
 {
     char detail[sizeof(outcome->detail)];
-    snprintf(detail, sizeof(detail), "%s", outcome->detail);
+    copy_text(detail, sizeof(detail), outcome->detail);
     for (char *c = detail; *c; c++)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
-    dprintf(fd, "R %zu %d %s\n", index, (int)outcome->status, detail);
+    size_t length = strlen(detail); /* outcome_fail's "; " separators */
+    while (length && (detail[length - 1] == ' ' || detail[length - 1] == ';'))
+        detail[--length] = '\0';
+    dprintf(fd, "R %zu %d %llu %s\n", index, (int)outcome->status,
+            outcome->micros, detail);
+}
+
+static unsigned long long now_micros(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (unsigned long long)now.tv_sec * 1000000u +
+           (unsigned long long)now.tv_nsec / 1000u;
 }
 
 static _Noreturn void child_run(int fd, const struct run *run, size_t first,
@@ -44,19 +67,25 @@ static _Noreturn void child_run(int fd, const struct run *run, size_t first,
 {
     static struct session session;
     char why[512];
+    signal(SIGINT, SIG_DFL); /* the parent's handler cleans up, not ours */
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     dup2(STDERR_FILENO, STDOUT_FILENO); /* the report owns stdout */
     if (!session_open(&session, run->checks[first].scenario, run->dir,
                       run->loader, why, sizeof(why))) {
         dprintf(fd, "E %s\n", why);
         _exit(0);
     }
+    session.seed = run->seed;
     dprintf(fd, "S\n");
     for (size_t i = first; i <= last; i++) {
         if (!run->selected[i])
             continue;
         dprintf(fd, "B %zu\n", i);
-        struct outcome outcome = {STATUS_OK, ""};
+        struct outcome outcome = {STATUS_OK, 0, ""};
+        unsigned long long start = now_micros();
         run->checks[i].run(&session, &run->checks[i], &outcome);
+        outcome.micros = now_micros() - start;
         report_line(fd, i, &outcome);
     }
     _exit(0);
@@ -72,7 +101,7 @@ struct reader {
 };
 
 /* The next line into @p line, waiting at most @p seconds for each piece:
- * 1 a line, 0 end of file, -1 timeout. */
+ * 1 a line, 0 end of file, -1 timeout, -2 the run was stopped. */
 static int read_line(struct reader *in, char *line, size_t size,
                      unsigned seconds)
 {
@@ -88,7 +117,9 @@ static int read_line(struct reader *in, char *line, size_t size,
                 line[length++] = c;
         }
         struct pollfd p = {in->fd, POLLIN, 0};
-        int ready = poll(&p, 1, (int)seconds * 1000);
+        int ready = runner_stop ? -1 : poll(&p, 1, (int)seconds * 1000);
+        if (runner_stop)
+            return -2;
         if (ready < 0 && errno == EINTR)
             continue;
         if (ready == 0)
@@ -108,9 +139,11 @@ static int read_line(struct reader *in, char *line, size_t size,
 static void fail(struct run *run, size_t index, const char *format,
                  const char *why)
 {
+    char detail[4096]; /* room for a whole line from the child: cut below */
+    snprintf(detail, sizeof(detail), format, why);
     run->outcomes[index].status = STATUS_FAIL;
-    snprintf(run->outcomes[index].detail, sizeof(run->outcomes[index].detail),
-             format, why);
+    copy_text(run->outcomes[index].detail,
+              sizeof(run->outcomes[index].detail), detail);
     run->done[index] = true;
 }
 
@@ -125,7 +158,9 @@ static void fail_rest(struct run *run, size_t from, size_t last,
 static void signal_text(int status, bool timed_out, unsigned seconds,
                         char *text, size_t size)
 {
-    if (timed_out)
+    if (runner_stop)
+        snprintf(text, size, "the run was interrupted");
+    else if (timed_out)
         snprintf(text, size, "no answer within %u s: killed", seconds);
     else if (WIFSIGNALED(status))
         snprintf(text, size, "SIG%s", sigabbrev_np(WTERMSIG(status)) ?
@@ -147,6 +182,7 @@ static void take_line(struct run *run, size_t last, const char *line,
 {
     size_t index;
     int status, offset = 0;
+    unsigned long long micros;
     if (line[0] == 'S') {
         progress->set_up = true;
     } else if (line[0] == 'E') {
@@ -155,11 +191,13 @@ static void take_line(struct run *run, size_t last, const char *line,
     } else if (line[0] == 'B' && sscanf(line, "B %zu", &index) == 1) {
         progress->current = index;
     } else if (line[0] == 'R' &&
-               sscanf(line, "R %zu %d %n", &index, &status, &offset) == 2 &&
+               sscanf(line, "R %zu %d %llu %n", &index, &status, &micros,
+                      &offset) == 3 &&
                index <= last) {
         run->outcomes[index].status = (enum status)status;
-        snprintf(run->outcomes[index].detail,
-                 sizeof(run->outcomes[index].detail), "%s", line + offset);
+        run->outcomes[index].micros = micros;
+        copy_text(run->outcomes[index].detail,
+                  sizeof(run->outcomes[index].detail), line + offset);
         run->done[index] = true;
         progress->current = SIZE_MAX;
         progress->next = index + 1;
@@ -171,7 +209,7 @@ static void take_line(struct run *run, size_t last, const char *line,
 static size_t settle(struct run *run, size_t last,
                      const struct progress *progress, const char *why)
 {
-    if (progress->current != SIZE_MAX) {
+    if (progress->current != SIZE_MAX && !runner_stop) {
         fail(run, progress->current, "the process crashed in this check (%s)",
              why);
         return progress->current + 1;
@@ -211,7 +249,7 @@ static size_t child_round(struct run *run, size_t next, size_t last)
                                              run->timeout)) != 0;) {
         if (got < 0) {
             kill(pid, SIGKILL);
-            timed_out = true;
+            timed_out = got == -1;
             break;
         }
         take_line(run, last, line, &progress);
@@ -228,7 +266,7 @@ static size_t child_round(struct run *run, size_t next, size_t last)
 void runner_scenario(struct run *run, size_t first, size_t last)
 {
     size_t next = first;
-    while (next <= last) {
+    while (next <= last && !runner_stop) {
         while (next <= last && !run->selected[next])
             next++;
         if (next > last)

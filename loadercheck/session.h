@@ -18,6 +18,7 @@
 struct fixture {
     void *objects[OBJ_COUNT];       /**< [OBJ_EVENT]: a completed event */
     cl_event user_event;            /**< for clSetUserEventStatus */
+    int kernel_args;                /**< the kernel's CL_KERNEL_NUM_ARGS */
     char missing[OBJ_COUNT][192];   /**< why objects[i] is NULL */
 };
 
@@ -49,6 +50,7 @@ struct session {
     cl_platform_id listed[MAX_LISTED]; /**< clGetPlatformIDs, through it */
     cl_uint listed_count;
     cl_int listed_status;           /**< what that clGetPlatformIDs returned */
+    cl_ulong seed;                  /**< --seed: forced calls' random values */
 };
 
 /**

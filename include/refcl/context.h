@@ -7,8 +7,6 @@
 #ifndef REFCL_CONTEXT_H
 #define REFCL_CONTEXT_H
 
-#include <pthread.h>
-
 #include "refcl/object.h"
 
 /** The application's error callback (clCreateContext's pfn_notify). */
@@ -28,16 +26,6 @@ struct _cl_context {
     void *notify_data;
     /** Destructor callbacks, most recently registered first (lock-free). */
     struct refcl_destructor *_Atomic destructors;
-    /** Guards the runtime state of the context's queues and events: event
-     *  statuses and callbacks, the commands each queue has pending. */
-    pthread_mutex_t events_lock;
-    /** Broadcast under events_lock when a command is enqueued, an event
-     *  completes or an executor must stop: workers, clFinish and
-     *  clWaitForEvents sleep on it (refcl_context_wait). */
-    pthread_cond_t events_changed;
-    /** Bumped with every broadcast of events_changed: what a waiter
-     *  spinning before it sleeps watches, without the lock. */
-    atomic_uint events_generation;
 };
 REFCL_OBJECT_LAYOUT(struct _cl_context);
 
@@ -64,25 +52,6 @@ static inline bool refcl_context_has_device(const struct _cl_context *context,
 {
     return refcl_context_device_index(context, device) >= 0;
 }
-
-/** Wakes everyone waiting in refcl_context_wait: the runtime state of
- *  @p context changed. Under its events_lock. */
-static inline void refcl_context_changed(struct _cl_context *context)
-{
-    atomic_fetch_add_explicit(&context->events_generation, 1,
-                              memory_order_release);
-    pthread_cond_broadcast(&context->events_changed);
-}
-
-/**
- * Waits until refcl_context_changed is next called for @p context; called
- * with its events_lock held, which is dropped meanwhile and held again on
- * return. Spins a few microseconds before sleeping: a command's worker and
- * the thread waiting for it then hand over in well under a microsecond
- * when both have a CPU, where a sleep and a wake-up cost several. May
- * return early; callers test their condition again.
- */
-void refcl_context_wait(struct _cl_context *context);
 
 /** refcl_notify through @p context's callback. */
 #define refcl_context_notify(context, ...) \

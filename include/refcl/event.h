@@ -2,18 +2,37 @@
 /*
  * refcl's events: the event of every enqueued command, and user events.
  *
- * All runtime state of an event (status, callbacks, the scheduling fields)
- * is guarded by its context's events_lock, the one lock of a context's
- * runtime: every event a command may wait for belongs to the command's
- * context (CL_INVALID_CONTEXT otherwise), so one lock covers every wait.
- * Callbacks always run with no lock held.
+ * Completion is pushed: an event keeps the pending commands that wait for
+ * it (their struct refcl_dep) and the threads that wait for it
+ * (clWaitForEvents, blocking enqueues); reaching a final status tells
+ * exactly those, and nobody else.
+ *
+ * Locks, in this order (docs/runtime.md "Locks"): a queue's executor lock
+ * (event/executor.c), then the lock of an event. An event's lock is one of
+ * a fixed table of mutexes picked by its address (refcl_event_lock), never
+ * freed: a thread that stores a final status may still unlock it after the
+ * application has seen the status and destroyed the event. Nobody holds
+ * two event locks, or two executor locks, at once. Callbacks always run
+ * with no lock held.
  */
 #ifndef REFCL_EVENT_H
 #define REFCL_EVENT_H
 
+#include <pthread.h>
+
 #include "refcl/object.h"
 
 struct refcl_callback; /* one clSetEventCallback registration */
+struct refcl_waiter;   /* a thread waiting for an event (event/event.c) */
+
+/** One dependency of a pending command: what the event it waits for keeps
+ *  in its list of dependents until it completes. */
+struct refcl_dep {
+    struct _cl_event *event;   /**< waited for, retained */
+    struct _cl_event *command; /**< the pending command that waits */
+    struct refcl_dep *next;    /**< in event->dependents */
+    bool in_wait_list;         /**< its failure fails the command */
+};
 
 /** Index of each profiling timestamp in _cl_event.times. */
 enum refcl_time { REFCL_TIME_QUEUED, REFCL_TIME_SUBMIT, REFCL_TIME_START,
@@ -32,20 +51,26 @@ struct _cl_event {
     bool profiling;                   /**< its queue has profiling on */
     cl_command_type command_type;
     /** CL_QUEUED ... CL_COMPLETE, or a negative error: written under the
-     *  lock, read without it by clGetEventInfo. */
+     *  event's lock, read without it by clGetEventInfo. */
     _Atomic cl_int status;
     /** Device clock (refcl_clock_ns) at each transition, by enum
      *  refcl_time; written before the status that makes them visible. */
     cl_ulong times[4];
+    /* Under the event's lock. */
     struct refcl_callback *callbacks; /**< not called yet, oldest first */
-    /* Scheduling of a command (event/executor.c). */
+    struct refcl_dep *dependents;     /**< commands waiting for it */
+    struct refcl_waiter *waiters;     /**< threads waiting for it */
+    /* Scheduling of a command, under its queue's executor lock
+     * (event/executor.c). */
     struct _cl_event *next;           /**< its queue's pending list */
-    struct _cl_event **deps;          /**< events it waits for, retained */
+    /** What it waits for: the wait list, then queue order (in-order
+     *  queues, markers, barriers). Only a failed wait-list event fails the
+     *  command; queue order only orders. */
+    struct refcl_dep *deps;
     cl_uint dep_count;
-    /** deps[0 .. wait_count) come from the wait list: only their failure
-     *  fails the command; the rest are queue order (in-order queues,
-     *  markers, barriers). */
-    cl_uint wait_count;
+    cl_uint unfinished; /**< deps not complete yet: it runs at 0 */
+    bool failed;        /**< a wait-list event failed */
+    bool taken;         /**< its worker or enqueuer is running it */
     /** The command's work, NULL for markers and barriers; ops and payload
      *  are dropped together with the queue (refcl_event_drop_work). */
     const struct refcl_command_ops *ops;
@@ -77,21 +102,51 @@ void refcl_event_destroy(struct _cl_event *event);
  */
 void refcl_event_drop_work(struct _cl_event *event);
 
-/** True once @p event is complete: CL_COMPLETE or an error. Under the
- *  lock. */
+/** True once @p event is complete: CL_COMPLETE or an error. With or
+ *  without its lock. */
 static inline bool refcl_event_done(const struct _cl_event *event)
 {
     return atomic_load_explicit(&event->status, memory_order_acquire) <=
            CL_COMPLETE;
 }
 
+/** The lock of @p event's status, callbacks, dependents and waiters. */
+pthread_mutex_t *refcl_event_lock(const struct _cl_event *event);
+
 /**
  * Moves @p event to @p status (taking its timestamp for SUBMITTED, RUNNING
- * and COMPLETE), under the lock.
- * @return the callbacks now due, for refcl_callbacks_run once unlocked.
+ * and COMPLETE); takes its lock. A final status (CL_COMPLETE or an error)
+ * wakes the threads waiting for it and tells each dependent command's
+ * queue (refcl_executor_dep_done), and then nothing of @p event is read:
+ * the application may destroy it as soon as the status is stored.
+ *
+ * @p drop_ref: on a final status, also drops the reference of the caller
+ * (a pending list's) before the status is stored, unless callbacks are due,
+ * in which case the caller keeps it until they have run.
+ * @p last (with @p drop_ref): set if that reference was the last one; the
+ * caller then destroys the event.
+ * @return the callbacks now due, for refcl_callbacks_run.
  */
 struct refcl_callback *refcl_event_set_status(struct _cl_event *event,
-                                              cl_int status);
+                                              cl_int status, bool drop_ref,
+                                              bool *last);
+
+/**
+ * Blocks until @p event is complete, spinning a moment first
+ * (refcl_spin_until), then sleeping until its completion wakes this thread
+ * alone. The caller holds a reference on it. No lock held.
+ * @return its final status: CL_COMPLETE or a negative error.
+ */
+cl_int refcl_event_wait(struct _cl_event *event);
+
+/**
+ * Spins until @p done(@p arg) is true or about 20 us have passed: a moment
+ * with the CPU held, then yielding it, so that on a machine with more
+ * threads than CPUs the thread waited for gets to run. A hand-over between
+ * two threads that have a CPU each then costs no sleep and wake-up.
+ * @return the last answer of @p done.
+ */
+bool refcl_spin_until(bool (*done)(const void *arg), const void *arg);
 
 /** Calls and frees @p due (from refcl_event_set_status) in order; no lock
  *  held. Keeps @p event alive meanwhile: a callback may release it. */

@@ -2,8 +2,9 @@
 /*
  * refcl's command-queues: host queues on one device of their context,
  * in-order or out-of-order, optionally profiling. Each queue runs its
- * commands on a worker thread of its own, started on the first enqueue
- * (event/executor.c).
+ * commands on a worker thread of its own, started on the first enqueue,
+ * and has a lock and condition variables of its own (event/executor.c):
+ * its work wakes nobody else, and an idle queue costs nothing.
  */
 #ifndef REFCL_QUEUE_H
 #define REFCL_QUEUE_H
@@ -109,6 +110,17 @@ struct refcl_command {
 cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
                               const struct refcl_command *command,
                               cl_event *event);
+
+struct refcl_dep;
+
+/**
+ * Tells the queue of @p dep's command that the event @p dep waits for
+ * reached its final @p status (event/event.c, after unlocking the event):
+ * one dependency fewer, a failure noted for a wait-list event, and its
+ * worker woken if the command is now ready. Takes the executor's lock;
+ * @p dep may be freed once this returns.
+ */
+void refcl_executor_dep_done(struct refcl_dep *dep, cl_int status);
 
 /** Blocks until @p queue has no pending command (clFinish). */
 void refcl_executor_finish(struct _cl_command_queue *queue);
