@@ -79,6 +79,8 @@ bool refcl_spin_until(bool (*done)(const void *arg), const void *arg)
             return true;
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield"); /* arm64's spin-wait hint */
 #endif
     }
     uint64_t deadline = now_ns() + SPIN_NS;

@@ -705,9 +705,12 @@ static void host_isa(cl_uint *vector_bytes, bool *fma)
                     : __builtin_cpu_supports("avx")   ? 32
                                                       : 16;
     *fma = __builtin_cpu_supports("fma");
+#elif defined(__aarch64__)
+    *vector_bytes = 16; /* NEON's 128-bit registers */
+    *fma = true;        /* FMADD is in AArch64's base instruction set */
 #else
     *vector_bytes = 16;
-    *fma = scalar(CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_FMA;
+    *fma = false;
 #endif
 }
 

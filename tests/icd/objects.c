@@ -124,6 +124,11 @@ static bool address_limit_usable(void)
     return false;
 #endif
 #endif
+    if (test_emulator()) {
+        fprintf(stderr, "under %s: qemu-user keeps a guest's RLIMIT_AS for "
+                        "itself, unapplied\n", test_emulator());
+        return false;
+    }
     const char *preload = getenv("LD_PRELOAD");
     return !(preload && strstr(preload, "vgpreload"));
 }
