@@ -146,6 +146,20 @@ int main(void)
                "(errcode_ret=CL_INVALID_VALUE) (property 0x7777: \"if values "
                "specified in properties are not valid\")");
 
+    /* kernel/: an argument index past the kernel's 3. */
+    cl_program program = clCreateProgramWithBuiltInKernels(
+        context, 1, &device, "refcl_saxpy_float", &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    cl_kernel kernel = clCreateKernel(program, "refcl_saxpy_float", &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    float a = 2.0f;
+    CHECK_EQ(clSetKernelArg(kernel, 3, sizeof(a), &a), CL_INVALID_ARG_INDEX);
+    CHECK_LINE("clSetKernelArg(kernel=kernel#1, arg_index=3, arg_size=4, "
+               "arg_value=ptr) = CL_INVALID_ARG_INDEX (arg_index 3 of 3: \"if "
+               "arg_index is not a valid argument index\")");
+    CHECK_EQ(clReleaseKernel(kernel), CL_SUCCESS);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+
     CHECK_EQ(clReleaseMemObject(mem), CL_SUCCESS);
     CHECK_EQ(clReleaseContext(context), CL_SUCCESS);
     if (!test_failures)
