@@ -236,7 +236,8 @@ static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
     if (!arg->mem)
         return CL_SUCCESS;
     /* Released since it was set: the application's error, refused. */
-    if (!refcl_object_valid(arg->mem, REFCL_MEM))
+    if (!refcl_object_valid(arg->mem, REFCL_MEM) ||
+        arg->mem->context != context)
         return REFCL_FAIL(CL_INVALID_KERNEL_ARGS, "argument %u: a cl_mem "
                           "released since it was set", i);
     if (refcl_kernel_buffer_misaligned(arg->mem))
