@@ -56,6 +56,8 @@ extern const struct work bench_saxpy_device;
 extern const struct work bench_saxpy_c1;
 extern const struct work bench_saxpy_c_all;
 extern const struct work bench_saxpy_units[7]; /* 1, 2, 4, ... 64 units */
+extern const struct work bench_kernel_create;
+extern const struct work bench_kernel_set_arg;
 
 /* bench/queues.c */
 extern const struct work bench_queues_one;

@@ -384,6 +384,8 @@ static const struct figure figures[] = {
     {"subdevices.equally-1", "ns", NULL, loop_subdevices, 0, NULL},
     {"user-event.create-release", "ns", NULL, loop_user_event, 0, NULL},
     {"buffer.create-release", "ns", NULL, NULL, 0, &bench_buffer_create},
+    {"kernel.create-release", "ns", NULL, NULL, 0, &bench_kernel_create},
+    {"kernel.set-arg-3", "ns", NULL, NULL, 0, &bench_kernel_set_arg},
     {"memcpy.64m", "us", NULL, NULL, 0, &bench_memcpy_64m},
     {"copy-buffer.64m", "us", NULL, NULL, 0, &bench_copy_buffer_64m},
     {"map-unmap.64m", "us", NULL, NULL, 0, &bench_map_unmap_64m},

@@ -5,7 +5,8 @@
  * 64 Mi floats — through the ICD (refcl's built-in refcl_saxpy_float, or
  * the same kernel built from OpenCL C where the ICD has a compiler), on the
  * whole device and on sub-devices of 1, 2, 4, ... compute units — next to
- * the same loop in plain C on one thread and on one thread per CPU.
+ * the same loop in plain C on one thread and on one thread per CPU; and
+ * what a kernel object costs (create + release, setting its arguments).
  *
  * Built with -O3 like refcl's built-in kernels, so that the C loop and the
  * built-in kernel are the same code compiled the same way.
@@ -214,6 +215,61 @@ const struct work bench_saxpy_units[7] = {
     SAXPY_UNITS(1),  SAXPY_UNITS(2),  SAXPY_UNITS(4),  SAXPY_UNITS(8),
     SAXPY_UNITS(16), SAXPY_UNITS(32), SAXPY_UNITS(64),
 };
+
+/* ---- kernel objects ------------------------------------------------------ */
+
+/* The saxpy's program and kernel, and two small buffers: the loops
+ * create kernels of the program and set the arguments of the kernel. */
+static cl_int kernel_setup(const struct bench *b, int units)
+{
+    (void)units;
+    cl_int err;
+    sx.context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &err);
+    if (err == CL_SUCCESS)
+        err = saxpy_kernel(b->device);
+    if (err == CL_SUCCESS)
+        sx.x = clCreateBuffer(sx.context, CL_MEM_READ_ONLY, 4096, NULL, &err);
+    if (err == CL_SUCCESS)
+        sx.y = clCreateBuffer(sx.context, CL_MEM_READ_WRITE, 4096, NULL,
+                              &err);
+    return err;
+}
+
+/* clCreateKernel + clReleaseKernel of the saxpy (three arguments). */
+static cl_int kernel_create_loop(const struct bench *b, long n)
+{
+    (void)b;
+    char name[64] = "";
+    cl_int err = clGetKernelInfo(sx.kernel, CL_KERNEL_FUNCTION_NAME,
+                                 sizeof(name), name, NULL);
+    for (long i = 0; i < n && err == CL_SUCCESS; i++) {
+        cl_kernel kernel = clCreateKernel(sx.program, name, &err);
+        if (err == CL_SUCCESS)
+            err = clReleaseKernel(kernel);
+    }
+    return err;
+}
+
+/* One clSetKernelArg of each of the saxpy's three arguments. */
+static cl_int kernel_set_arg_loop(const struct bench *b, long n)
+{
+    (void)b;
+    const float a = 0.5f;
+    cl_int err = CL_SUCCESS;
+    for (long i = 0; i < n && err == CL_SUCCESS; i++) {
+        err = clSetKernelArg(sx.kernel, 0, sizeof(a), &a);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(sx.kernel, 1, sizeof(cl_mem), &sx.x);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(sx.kernel, 2, sizeof(cl_mem), &sx.y);
+    }
+    return err;
+}
+
+const struct work bench_kernel_create = {kernel_setup, kernel_create_loop,
+                                         saxpy_teardown, 0, 0};
+const struct work bench_kernel_set_arg = {kernel_setup, kernel_set_arg_loop,
+                                          saxpy_teardown, 0, 0};
 
 /* ---- saxpy in plain C ---------------------------------------------------- */
 

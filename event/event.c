@@ -53,7 +53,7 @@ static pthread_mutex_t event_locks[EVENT_LOCKS] = {
 
 pthread_mutex_t *refcl_event_lock(const struct _cl_event *event)
 {
-    return &event_locks[(uintptr_t)event / REFCL_SLOT_SIZE % EVENT_LOCKS];
+    return &event_locks[(uintptr_t)event / REFCL_SLOT_ALIGN % EVENT_LOCKS];
 }
 
 /* How long a waiter spins before it sleeps: longer than a command's
@@ -79,6 +79,8 @@ bool refcl_spin_until(bool (*done)(const void *arg), const void *arg)
             return true;
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield"); /* arm64's spin-wait hint */
 #endif
     }
     uint64_t deadline = now_ns() + SPIN_NS;

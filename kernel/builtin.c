@@ -4,7 +4,8 @@
  * be useful for testing an OpenCL harness and, together, to exercise every
  * kind of kernel argument (global and constant buffers or SVM pointers, a
  * __local size, scalars of 1, 4 and 8 bytes) and real work-group semantics
- * (a reduction through local memory). docs/built-in-kernels.md gives each
+ * (a reduction through local memory); refcl_args64 (kernel/args64.c) takes
+ * 64 arguments of every kind and size. docs/built-in-kernels.md gives each
  * one's signature and result.
  *
  * Element-wise kernels get rows of elements (refcl_builtin.items): the
@@ -202,11 +203,12 @@ static const struct refcl_builtin builtins[] = {
     GROUP("refcl_reduce_add_uint", reduce_add_uint),
     ITEMS("refcl_cpu_id", cpu_id),
 };
-#define BUILTIN_COUNT COUNT(builtins)
+#define BUILTIN_COUNT (COUNT(builtins) + 1)
 
 const struct refcl_builtin *const refcl_builtins[] = {
     &builtins[0], &builtins[1], &builtins[2], &builtins[3],
     &builtins[4], &builtins[5], &builtins[6], &builtins[7],
+    &refcl_builtin_args64,
 };
 _Static_assert(COUNT(refcl_builtins) == BUILTIN_COUNT,
                "one entry per built-in kernel");
@@ -217,7 +219,7 @@ const size_t refcl_builtin_count = BUILTIN_COUNT;
 static const char names[] =
     "refcl_fill_uchar;refcl_fill_ulong;refcl_iota_uint;refcl_copy_uint;"
     "refcl_lookup_uchar;refcl_saxpy_float;refcl_reduce_add_uint;"
-    "refcl_cpu_id";
+    "refcl_cpu_id;refcl_args64";
 
 static const cl_name_version versions[] = {
     {KERNEL_VERSION, "refcl_fill_uchar"},
@@ -228,6 +230,7 @@ static const cl_name_version versions[] = {
     {KERNEL_VERSION, "refcl_saxpy_float"},
     {KERNEL_VERSION, "refcl_reduce_add_uint"},
     {KERNEL_VERSION, "refcl_cpu_id"},
+    {KERNEL_VERSION, "refcl_args64"},
 };
 _Static_assert(COUNT(versions) == BUILTIN_COUNT,
                "one version per built-in kernel");
@@ -236,9 +239,9 @@ const struct refcl_builtin *refcl_builtin_find(const char *name,
                                                size_t length)
 {
     for (size_t i = 0; i < BUILTIN_COUNT; i++)
-        if (strlen(builtins[i].name) == length &&
-            memcmp(builtins[i].name, name, length) == 0)
-            return &builtins[i];
+        if (strlen(refcl_builtins[i]->name) == length &&
+            memcmp(refcl_builtins[i]->name, name, length) == 0)
+            return refcl_builtins[i];
     return NULL;
 }
 

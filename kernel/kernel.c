@@ -12,6 +12,10 @@
  * an enqueue checks that each is still alive and holds it for the command.
  * The spec makes the calls that change a kernel unsafe to make from two
  * threads at once for one kernel; refcl takes no lock for them.
+ *
+ * A kernel's argument values, any in number and size, are one allocation
+ * made with it: an entry per argument, then a copy of each by-value
+ * argument over 8 bytes (vectors, structs) that its entry points to.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,13 +24,57 @@
 #include "refcl/kernel.h"
 #include "refcl/program.h"
 
+/* Bytes of the argument block of @p builtin (the entries, then the copies
+ * of by-value arguments over 8 bytes); with @p block, makes its entries
+ * unset, those of the latter pointing to their copies. */
+static size_t args_block(const struct refcl_builtin *builtin,
+                         struct refcl_kernel_arg *block)
+{
+    size_t entries = builtin->num_args * sizeof(*block);
+    unsigned char *copies =
+        block ? refcl_arg_copies_start((unsigned char *)block + entries)
+              : NULL;
+    size_t at = 0;
+    for (cl_uint i = 0; i < builtin->num_args; i++) {
+        const struct refcl_builtin_arg *desc = &builtin->args[i];
+        size_t here = refcl_arg_inline(desc)
+                          ? SIZE_MAX
+                          : refcl_arg_place(&at, desc->size);
+        if (block)
+            block[i] = (struct refcl_kernel_arg){
+                .value.ptr = here == SIZE_MAX ? NULL : copies + here};
+    }
+    return at ? entries + REFCL_ARG_ALIGN_MAX - 1 + at : entries;
+}
+
+/* The argument block of a new kernel of @p builtin, or NULL. Its entries
+ * are made one by one, the copies left as they are until set: a malloc
+ * followed by a memset of it all would be compiled into a calloc, which
+ * glibc serves without its thread cache (twice the cost of the rest of
+ * clCreateKernel). */
+static struct refcl_kernel_arg *args_alloc(const struct refcl_builtin *builtin)
+{
+    struct refcl_kernel_arg *block = malloc(args_block(builtin, NULL));
+    if (block)
+        args_block(builtin, block);
+    return block;
+}
+
 struct _cl_kernel *refcl_kernel_create(struct _cl_program *program,
                                        const struct refcl_builtin *builtin)
 {
-    struct _cl_kernel *kernel = refcl_object_alloc(
-        REFCL_KERNEL, &program->obj, program->obj.platform, NULL);
-    if (!kernel)
+    struct refcl_kernel_arg *args =
+        builtin->num_args ? args_alloc(builtin) : NULL;
+    struct _cl_kernel *kernel =
+        args || !builtin->num_args
+            ? refcl_object_alloc(REFCL_KERNEL, &program->obj,
+                                 program->obj.platform, NULL)
+            : NULL;
+    if (!kernel) {
+        free(args);
         return NULL;
+    }
+    kernel->args = args;
     refcl_object_retain(&program->obj);
     atomic_fetch_add(&program->kernels_attached, 1);
     kernel->program = program;
@@ -44,6 +92,7 @@ static void kernel_destroy(struct refcl_object *obj)
     struct _cl_kernel *kernel = (struct _cl_kernel *)obj;
     struct _cl_program *program = kernel->program;
     free(kernel->svm_ptrs);
+    free(kernel->args);
     refcl_object_free(&kernel->obj);
     atomic_fetch_sub(&program->kernels_attached, 1);
     refcl_program_release(program);
@@ -146,6 +195,24 @@ cl_int CL_API_CALL refcl_clReleaseKernel(cl_kernel kernel)
     return refcl_handle_release(kernel, REFCL_KERNEL, kernel_destroy);
 }
 
+/* Argument @p desc of @p source into @p dst: its value, and its copy when
+ * it is one (@p dst keeps its own). */
+static void arg_copy(struct refcl_kernel_arg *dst,
+                     const struct refcl_kernel_arg *source,
+                     const struct refcl_builtin_arg *desc)
+{
+    if (refcl_arg_inline(desc)) {
+        *dst = *source;
+        return;
+    }
+    if (!source->set)
+        return;
+    void *copy = dst->value.ptr;
+    memcpy(copy, source->value.ptr, desc->size);
+    *dst = *source;
+    dst->value.ptr = copy;
+}
+
 /* "a shallow copy of the kernel object, its arguments and any information
  * passed to the kernel object using clSetKernelExecInfo", with "the
  * reference count ... set as if it had been returned by clCreateKernel". */
@@ -169,7 +236,9 @@ cl_kernel CL_API_CALL refcl_clCloneKernel(cl_kernel source_kernel,
                                         "no memory for the kernel"),
                              errcode_ret);
     }
-    memcpy(clone->args, source_kernel->args, sizeof(clone->args));
+    for (cl_uint i = 0; i < clone->builtin->num_args; i++)
+        arg_copy(&clone->args[i], &source_kernel->args[i],
+                 &clone->builtin->args[i]);
     if (ptrs_size)
         memcpy(ptrs, source_kernel->svm_ptrs, ptrs_size);
     clone->svm_ptrs = ptrs;
@@ -243,8 +312,9 @@ static cl_int scalar_arg(const struct refcl_builtin_arg *desc,
                           "does not match the size of the data type for an "
                           "argument that is not a memory object\" (%zu)",
                           arg_size, desc->size);
-    *arg = (struct refcl_kernel_arg){.set = true};
-    memcpy(arg->value.bytes, arg_value, arg_size);
+    void *bytes = refcl_arg_inline(desc) ? NULL : arg->value.ptr;
+    *arg = (struct refcl_kernel_arg){.set = true, .value.ptr = bytes};
+    memcpy(bytes ? bytes : arg->value.bytes, arg_value, arg_size);
     return CL_SUCCESS;
 }
 

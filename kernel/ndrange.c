@@ -7,7 +7,9 @@
  * The command takes a snapshot of the kernel's arguments at enqueue ("The
  * argument data is used by all API calls that enqueue the kernel until the
  * argument is changed"), holds the kernel and every buffer it uses, and
- * lets go of them before its completion can be seen.
+ * lets go of them before its completion can be seen. The snapshot is sized
+ * by the kernel's arguments: one allocation holds the command, a value per
+ * argument, and the copies of by-value arguments over 8 bytes.
  *
  * Work-groups: refcl supports non-uniform work-groups
  * (CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT): a dimension whose global size
@@ -56,9 +58,10 @@ struct ndrange_command {
     struct _cl_kernel *kernel;   /* held */
     const struct refcl_builtin *builtin;
     struct refcl_ndrange range;
-    union refcl_arg_value args[REFCL_KERNEL_MAX_ARGS];
-    struct _cl_mem *held[REFCL_KERNEL_MAX_ARGS]; /* buffers, or NULL */
-    size_t local_at[REFCL_KERNEL_MAX_ARGS];      /* __local: scratch offset */
+    /* One entry per argument of the kernel, after the command itself. */
+    union refcl_arg_value *args; /* as the code sees them */
+    struct _cl_mem **held;       /* buffers, or NULL */
+    size_t *local_at;            /* __local: scratch offset */
     size_t scratch;       /* __local bytes of one work-group */
     size_t work;          /* items (element-wise) or work-groups */
     size_t per_piece;     /* of work */
@@ -288,7 +291,10 @@ static cl_int arg_take(struct ndrange_command *c, cl_uint i)
     struct reach reach = {NULL, 0};
     switch (desc->kind) {
     case REFCL_ARG_SCALAR:
-        c->args[i] = arg->value;
+        if (refcl_arg_inline(desc))
+            c->args[i] = arg->value;
+        else
+            memcpy(c->args[i].ptr, arg->value.ptr, desc->size);
         return CL_SUCCESS;
     case REFCL_ARG_LOCAL:
         /* A __local argument smaller than the work-group needs. */
@@ -342,11 +348,61 @@ static void pieces_plan(struct ndrange_command *c,
 
 static void command_free(struct ndrange_command *c)
 {
-    for (cl_uint i = 0; i < REFCL_KERNEL_MAX_ARGS; i++)
+    for (cl_uint i = 0; i < c->builtin->num_args; i++)
         if (c->held[i])
             refcl_mem_release(c->held[i]);
     refcl_kernel_release(c->kernel);
     free(c);
+}
+
+static size_t round_up(size_t bytes, size_t align)
+{
+    return (bytes + align - 1) / align * align;
+}
+
+/* Bytes of a command for @p builtin: the command, its entries per
+ * argument, then the copies of by-value arguments over 8 bytes; with
+ * @p c, points the entries to their places in it. */
+static size_t command_layout(const struct refcl_builtin *builtin,
+                             struct ndrange_command *c)
+{
+    size_t n = builtin->num_args;
+    size_t at_args = round_up(sizeof(*c), sizeof(union refcl_arg_value));
+    size_t at_held = at_args + n * sizeof(*c->args);
+    size_t at_local = at_held + n * sizeof(*c->held);
+    size_t end = at_local + n * sizeof(*c->local_at);
+    unsigned char *base = (unsigned char *)c;
+    unsigned char *copies = c ? refcl_arg_copies_start(base + end) : NULL;
+    if (c) {
+        c->args = (union refcl_arg_value *)(base + at_args);
+        c->held = (struct _cl_mem **)(base + at_held);
+        c->local_at = (size_t *)(base + at_local);
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct refcl_builtin_arg *desc = &builtin->args[i];
+        if (refcl_arg_inline(desc))
+            continue;
+        size_t here = refcl_arg_place(&at, desc->size);
+        if (c)
+            c->args[i].ptr = copies + here;
+    }
+    return at ? end + REFCL_ARG_ALIGN_MAX - 1 + at : end;
+}
+
+/* A zeroed command for @p kernel, sized by its arguments, or NULL
+ * (malloc and memset: glibc's calloc skips the thread cache). */
+static struct ndrange_command *command_alloc(struct _cl_kernel *kernel)
+{
+    size_t bytes = command_layout(kernel->builtin, NULL);
+    struct ndrange_command *c = malloc(bytes);
+    if (!c)
+        return NULL;
+    memset(c, 0, bytes);
+    command_layout(kernel->builtin, c);
+    c->kernel = kernel;
+    c->builtin = kernel->builtin;
+    return c;
 }
 
 /* The command for @p kernel over @p req on @p queue's device: the
@@ -356,11 +412,9 @@ static cl_int command_make(struct _cl_kernel *kernel,
                            const struct request *req,
                            struct ndrange_command **out)
 {
-    struct ndrange_command *c = calloc(1, sizeof(*c));
+    struct ndrange_command *c = command_alloc(kernel);
     if (!c)
         return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
-    c->kernel = kernel;
-    c->builtin = kernel->builtin;
     cl_int status = range_fill(c, req);
     for (cl_uint i = 0; status == CL_SUCCESS && i < c->builtin->num_args;
          i++)
@@ -375,7 +429,7 @@ static cl_int command_make(struct _cl_kernel *kernel,
         return status;
     }
     refcl_object_retain(&kernel->obj);
-    for (cl_uint i = 0; i < REFCL_KERNEL_MAX_ARGS; i++)
+    for (cl_uint i = 0; i < c->builtin->num_args; i++)
         if (c->held[i])
             refcl_mem_retain(c->held[i]);
     pieces_plan(c, device);
@@ -431,22 +485,37 @@ static struct refcl_group group_at(const struct refcl_ndrange *r, size_t id)
     return g;
 }
 
+/* The piece's own __local memory and, after it, its own argument values
+ * pointing there; NULL when out of memory. Freed with free(). */
+static void *scratch_alloc(const struct ndrange_command *c,
+                           union refcl_arg_value **args)
+{
+    size_t n = c->builtin->num_args;
+    size_t at_args = round_up(c->scratch, REFCL_MEM_BASE_ALIGN);
+    size_t bytes = round_up(at_args + n * sizeof(**args),
+                            REFCL_MEM_BASE_ALIGN);
+    unsigned char *scratch = aligned_alloc(REFCL_MEM_BASE_ALIGN, bytes);
+    if (!scratch)
+        return NULL;
+    *args = (union refcl_arg_value *)(scratch + at_args);
+    memcpy(*args, c->args, n * sizeof(**args));
+    for (size_t i = 0; i < n; i++)
+        if (c->builtin->args[i].kind == REFCL_ARG_LOCAL)
+            (*args)[i].ptr = scratch + c->local_at[i];
+    return scratch;
+}
+
 /* Work-groups of a work-group kernel, each with __local memory of the
  * piece's own, reused from group to group as a compute unit would. */
 static void groups_piece(void *arg, size_t index)
 {
     struct ndrange_command *c = arg;
-    union refcl_arg_value args[REFCL_KERNEL_MAX_ARGS];
-    memcpy(args, c->args, sizeof(args));
+    union refcl_arg_value *args = c->args;
     void *scratch = NULL;
-    if (c->scratch &&
-        !(scratch = aligned_alloc(REFCL_MEM_BASE_ALIGN, c->scratch))) {
+    if (c->scratch && !(scratch = scratch_alloc(c, &args))) {
         atomic_store(&c->out_of_memory, true);
         return;
     }
-    for (cl_uint i = 0; i < c->builtin->num_args; i++)
-        if (c->builtin->args[i].kind == REFCL_ARG_LOCAL)
-            args[i].ptr = (char *)scratch + c->local_at[i];
     size_t first = index * c->per_piece;
     size_t end = first + c->per_piece < c->work ? first + c->per_piece
                                                 : c->work;

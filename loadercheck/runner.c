@@ -186,7 +186,8 @@ static void take_line(struct run *run, size_t last, const char *line,
     if (line[0] == 'S') {
         progress->set_up = true;
     } else if (line[0] == 'E') {
-        fail_rest(run, progress->next, last, "cannot set up: %s", line + 2);
+        fail_rest(run, progress->next, last, "cannot set up: %.900s",
+                  line + 2); /* cut to fit a detail */
     } else if (line[0] == 'B' && sscanf(line, "B %zu", &index) == 1) {
         progress->current = index;
     } else if (line[0] == 'R' &&

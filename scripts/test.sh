@@ -3,7 +3,10 @@
 # The README's second command: the whole test suite. Builds refcl with gcc
 # and clang (warnings are errors), then under AddressSanitizer +
 # UndefinedBehaviorSanitizer and ThreadSanitizer, runs CTest in each, and
-# runs the tests once more under valgrind.
+# runs the tests once more under valgrind. Then builds every build type with
+# both compilers and a distribution's hardening flags, warning-free
+# (scripts/build-matrix.sh), and cross-builds for arm64 and runs the direct
+# tests and clinfo under qemu-user (scripts/cross-arm64.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -15,6 +18,10 @@ log=$(mktemp); trap 'rm -f "$log"' EXIT
 # ctest, adding its counts to the totals (it exits non-zero on failure).
 count() {
     ctest "$@" | tee "$log"
+    tally
+}
+# Adds the counts of the ctest output in $log to the totals.
+tally() {
     local total skips
     total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
     skips=$(grep -c '(Skipped)' "$log" || true)
@@ -24,7 +31,7 @@ count() {
 run() { # run <build dir> <cmake args...>
     local dir=$1; shift
     echo "== $dir: cmake $*"
-    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREFCL_WERROR=ON "$@" >/dev/null
     cmake --build "$dir" -j"$jobs"
     count --test-dir "$dir" --output-on-failure -j"$jobs"
 }
@@ -37,5 +44,9 @@ run build/tsan -DCMAKE_C_COMPILER=clang -DREFCL_SANITIZE=thread
 echo "== build/gcc under valgrind"
 count --test-dir build/gcc --output-on-failure -j"$jobs" -T memcheck -LE package \
     --overwrite MemoryCheckCommandOptions="--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite --track-origins=yes"
-echo "== all five runs (gcc, clang, asan+ubsan, tsan, valgrind)"
+scripts/build-matrix.sh build/matrix
+scripts/cross-arm64.sh build/arm64 | tee "$log"
+tally
+echo "== all six runs (gcc, clang, asan+ubsan, tsan, valgrind, arm64 under qemu)"
+echo "   and 8 warning-free builds (gcc and clang, 4 build types, hardening flags)"
 echo "$passed passed, 0 failed, $skipped skipped"

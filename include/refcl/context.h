@@ -27,7 +27,7 @@ struct _cl_context {
     /** Destructor callbacks, most recently registered first (lock-free). */
     struct refcl_destructor *_Atomic destructors;
 };
-REFCL_OBJECT_LAYOUT(struct _cl_context);
+REFCL_OBJECT_LAYOUT(REFCL_CONTEXT, struct _cl_context);
 
 /** One reference less on @p context, which the caller holds, destroyed
  *  with the last: clReleaseContext without the handle check, for refcl's

@@ -117,7 +117,7 @@ struct _cl_device_id {
      *  its compute units (device/workers.c). */
     struct refcl_team *_Atomic team;
 };
-REFCL_OBJECT_LAYOUT(struct _cl_device_id);
+REFCL_OBJECT_LAYOUT(REFCL_DEVICE, struct _cl_device_id);
 
 /** True for a device the application did not create (refcount fixed). */
 static inline bool refcl_device_is_root(const struct _cl_device_id *device)

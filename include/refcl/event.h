@@ -76,7 +76,7 @@ struct _cl_event {
     const struct refcl_command_ops *ops;
     void *payload;
 };
-REFCL_OBJECT_LAYOUT(struct _cl_event);
+REFCL_OBJECT_LAYOUT(REFCL_EVENT, struct _cl_event);
 
 /**
  * Creates the event of a command of @p type on @p queue (status CL_QUEUED,

@@ -1,24 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl's kernels. refcl has no compiler: every kernel is one of the
- * built-in kernels of kernel/builtin.c, written in C against the
- * descriptions below, and run over an ND-range by kernel/ndrange.c.
+ * built-in kernels of kernel/builtin.c and kernel/args64.c, written in C
+ * against the descriptions below, and run over an ND-range by
+ * kernel/ndrange.c.
  * docs/built-in-kernels.md documents each one.
  */
 #ifndef REFCL_KERNEL_H
 #define REFCL_KERNEL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "refcl/memory.h"
 #include "refcl/object.h"
 
-/** The most arguments a built-in kernel takes. */
-#define REFCL_KERNEL_MAX_ARGS 4
-
 /** What kind of value an argument takes. */
 enum refcl_arg_kind {
-    REFCL_ARG_SCALAR,   /**< by value: `size` bytes */
+    REFCL_ARG_SCALAR,   /**< by value, `size` bytes: a scalar, a vector or
+                             a struct */
     REFCL_ARG_GLOBAL,   /**< __global pointer: a buffer or an SVM pointer */
     REFCL_ARG_CONSTANT, /**< __constant pointer: likewise, read only */
     REFCL_ARG_LOCAL,    /**< __local pointer: only its size is given */
@@ -48,9 +48,13 @@ struct refcl_builtin_arg {
     size_t table;        /**< REFCL_EXTENT_TABLE: elements */
 };
 
-/** An argument's value as the kernel's code sees it. */
+/** An argument's value as the kernel's code sees it: one per argument,
+ *  whatever their number. A by-value argument of more than 8 bytes (a
+ *  vector, a struct) is reached through `ptr`: a copy of its bytes,
+ *  aligned by refcl_arg_align, that lives as long as the code runs. */
 union refcl_arg_value {
-    void *ptr;          /**< pointers: host address (NULL if set NULL) */
+    void *ptr;          /**< pointers: host address (NULL if set NULL);
+                             by-value arguments over 8 bytes: their copy */
     cl_uchar u8;
     cl_uint u32;
     cl_ulong u64;
@@ -104,6 +108,9 @@ struct refcl_builtin {
 extern const struct refcl_builtin *const refcl_builtins[];
 extern const size_t refcl_builtin_count;
 
+/** refcl_args64 (kernel/args64.c), last in refcl_builtins. */
+extern const struct refcl_builtin refcl_builtin_args64;
+
 /** The built-in kernel called @p name (@p length characters), or NULL. */
 const struct refcl_builtin *refcl_builtin_find(const char *name,
                                                size_t length);
@@ -114,6 +121,57 @@ const char *refcl_builtin_names(void);
 /** CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION; @p count gets the entries. */
 const cl_name_version *refcl_builtin_versions(size_t *count);
 
+/** True if the value of an argument described by @p desc fits its union
+ *  (pointers, __local sizes, by-value arguments of up to 8 bytes). */
+static inline bool refcl_arg_inline(const struct refcl_builtin_arg *desc)
+{
+    return desc->kind != REFCL_ARG_SCALAR ||
+           desc->size <= sizeof(union refcl_arg_value);
+}
+
+/** The most alignment a by-value argument's copy gets: that of a vector
+ *  of 16 elements of 8 bytes. */
+#define REFCL_ARG_ALIGN_MAX ((size_t)128)
+
+/** Alignment of the copy of a by-value argument of @p size bytes held
+ *  outside its union: as OpenCL C aligns a vector of that size (the power
+ *  of two at or above it), at most REFCL_ARG_ALIGN_MAX; a struct gets at
+ *  least its own alignment that way. */
+static inline size_t refcl_arg_align(size_t size)
+{
+    size_t align = 1;
+    while (align < size && align < REFCL_ARG_ALIGN_MAX)
+        align *= 2;
+    return align;
+}
+
+/**
+ * Places the copy of a by-value argument of @p size bytes at the next
+ * offset from @p *at that its alignment allows, and moves @p *at past it.
+ * Kernels and commands lay out arguments over 8 bytes so, in argument
+ * order, from a start aligned to REFCL_ARG_ALIGN_MAX
+ * (refcl_arg_copies_start).
+ * @return the offset of the copy.
+ */
+static inline size_t refcl_arg_place(size_t *at, size_t size)
+{
+    size_t align = refcl_arg_align(size);
+    size_t here = (*at + align - 1) / align * align;
+    *at = here + size;
+    return here;
+}
+
+/** Where copies laid out by refcl_arg_place start in a block whose first
+ *  free byte is @p after: the next multiple of REFCL_ARG_ALIGN_MAX. A block
+ *  from malloc saves the cost of aligned_alloc by holding
+ *  REFCL_ARG_ALIGN_MAX - 1 bytes more than its copies. */
+static inline unsigned char *refcl_arg_copies_start(unsigned char *after)
+{
+    uintptr_t at = (uintptr_t)after;
+    return after + ((REFCL_ARG_ALIGN_MAX - at % REFCL_ARG_ALIGN_MAX) %
+                    REFCL_ARG_ALIGN_MAX);
+}
+
 /** An argument's value as clSetKernelArg* left it. */
 struct refcl_kernel_arg {
     bool set;
@@ -121,7 +179,9 @@ struct refcl_kernel_arg {
     struct _cl_mem *mem;    /**< a buffer, not retained (the spec forbids
                                  it), or NULL */
     size_t local_size;      /**< __local: bytes */
-    union refcl_arg_value value; /**< scalars; SVM pointers */
+    /** By value: the bytes (over 8: `ptr` to the kernel's copy, placed
+     *  when the kernel is made); SVM pointers. */
+    union refcl_arg_value value;
 };
 
 struct _cl_kernel {
@@ -129,13 +189,16 @@ struct _cl_kernel {
     struct _cl_program *program;     /**< retained */
     struct _cl_context *context;     /**< the program's */
     const struct refcl_builtin *builtin;
-    struct refcl_kernel_arg args[REFCL_KERNEL_MAX_ARGS];
+    /** builtin->num_args entries, then the copies of by-value arguments
+     *  over 8 bytes: one allocation, owned, sized by the kernel's
+     *  arguments (NULL for a kernel without any). */
+    struct refcl_kernel_arg *args;
     /** CL_KERNEL_EXEC_INFO_SVM_PTRS: owned copy, or NULL. */
     void **svm_ptrs;
     size_t svm_ptr_count;
     cl_bool svm_fine_grain_system;   /**< CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM */
 };
-REFCL_OBJECT_LAYOUT(struct _cl_kernel);
+REFCL_OBJECT_LAYOUT(REFCL_KERNEL, struct _cl_kernel);
 
 /**
  * Creates a kernel of @p program running @p builtin, holding the program.

@@ -67,7 +67,7 @@ struct _cl_mem {
      *  memory/import.c (guarded by its lock). */
     struct _cl_mem *next_import;
 };
-REFCL_OBJECT_LAYOUT(struct _cl_mem);
+REFCL_OBJECT_LAYOUT(REFCL_MEM, struct _cl_mem);
 
 /** Allocates the storage behind @p mem (refcl_mem_address's slow path). */
 void *refcl_mem_materialize(struct _cl_mem *mem);

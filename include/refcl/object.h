@@ -13,6 +13,14 @@
  * "live". Only after that check is anything else read through the handle, so
  * NULL, foreign, zeroed or released handles all get CL_INVALID_<TYPE> and
  * never a crash.
+ *
+ * Slots are sized per type: a pool's slot is its struct's size rounded up
+ * to a cache line (64 bytes), so that no type pays for the largest and no
+ * two objects share a line. Whatever varies per object (a kernel's
+ * arguments) lives on the heap, owned by the object. The other design, a
+ * fixed header in the pool and the body elsewhere, costs a second
+ * allocation per object and a second cache miss on every call that reads
+ * past the header, for no gain in validation, which reads only `state`.
  */
 #ifndef REFCL_OBJECT_H
 #define REFCL_OBJECT_H
@@ -39,8 +47,8 @@ enum refcl_type {
     REFCL_TYPE_COUNT
 };
 
-/** Size of every pool slot: each object struct must fit in it. */
-#define REFCL_SLOT_SIZE 256u
+/** Slots are multiples of this: a cache line. */
+#define REFCL_SLOT_ALIGN 64u
 
 /** Common header of every CL object. */
 struct refcl_object {
@@ -51,6 +59,11 @@ struct refcl_object {
     struct refcl_object *parent;             /**< creator, or NULL */
     struct _cl_platform_id *platform;        /**< owning platform */
     unsigned stripe;                         /**< pool stripe of its slot */
+    /** Released: the next slot in its stripe's quarantine (core/object.c).
+     *  Its own field (56 bytes of header: every slot size stays what it
+     *  is with 48), so that a released object's `parent` stays what it
+     *  was. */
+    struct refcl_object *free_next;
 };
 
 _Static_assert(offsetof(struct refcl_object, dispatch) == 0,
@@ -58,15 +71,21 @@ _Static_assert(offsetof(struct refcl_object, dispatch) == 0,
 _Static_assert(offsetof(struct refcl_object, disp_data) == sizeof(void *),
                "cl_khr_icd 2.0: disp_data must follow dispatch");
 
-/** Asserts that a CL object struct embeds the header first and fits a slot. */
-#define REFCL_OBJECT_LAYOUT(type)                                          \
-    _Static_assert(offsetof(type, obj) == 0 &&                             \
-                       sizeof(type) <= REFCL_SLOT_SIZE,                    \
-                   #type " must start with struct refcl_object and fit a " \
-                         "pool slot")
+/**
+ * Declares @p type_struct the struct of the objects of type @p type_tag
+ * (an enum refcl_type constant): asserts that it embeds the header first,
+ * and names its size for refcl_object_alloc.
+ */
+#define REFCL_OBJECT_LAYOUT(type_tag, type_struct)                         \
+    _Static_assert(offsetof(type_struct, obj) == 0,                        \
+                   #type_struct " must start with struct refcl_object");  \
+    enum { REFCL_OBJECT_SIZE_##type_tag = sizeof(type_struct) }
 
 /**
- * Allocates a zeroed object of @p type from its pool with refcount 1.
+ * Allocates a zeroed object of @p type, @p size bytes, from its pool with
+ * refcount 1. The first allocation of a type fixes its pool's slot size
+ * (@p size rounded up to REFCL_SLOT_ALIGN): every one of a type passes the
+ * same @p size (refcl_object_alloc).
  *
  * The only place that sets dispatch and disp_data: a child copies both from
  * @p parent (if any), else from @p platform; a platform passes itself as
@@ -75,9 +94,16 @@ _Static_assert(offsetof(struct refcl_object, disp_data) == sizeof(void *),
  * @return the object, or NULL when no memory is left for it (or its pool
  * already holds REFCL_SEGMENTS full segments).
  */
-void *refcl_object_alloc(enum refcl_type type, struct refcl_object *parent,
-                         struct _cl_platform_id *platform,
-                         const struct _cl_icd_dispatch *dispatch);
+void *refcl_object_alloc_sized(enum refcl_type type, size_t size,
+                               struct refcl_object *parent,
+                               struct _cl_platform_id *platform,
+                               const struct _cl_icd_dispatch *dispatch);
+
+/** refcl_object_alloc_sized with the size REFCL_OBJECT_LAYOUT declared for
+ *  @p type, which must be the enum constant itself (REFCL_EVENT, ...). */
+#define refcl_object_alloc(type, parent, platform, dispatch)               \
+    refcl_object_alloc_sized(type, REFCL_OBJECT_SIZE_##type, parent,       \
+                             platform, dispatch)
 
 /** Marks @p obj dead and returns its slot to the pool (after a quarantine). */
 void refcl_object_free(struct refcl_object *obj);
@@ -91,19 +117,37 @@ void refcl_object_free(struct refcl_object *obj);
 #define REFCL_LIVE_TAG(type) (0x52430000u | (unsigned)(type))
 
 /**
- * Where each pool's segments are: base[k] is segment k's start, 0 until it
- * is mapped (and after unload); segments are mapped in order. Owned by
- * core/object.c; visible here so that validation, which every entry point
- * starts with, needs no call.
+ * Where each pool's segments are, and its slot size: base[k] is segment
+ * k's start, 0 until it is mapped (and after unload); segments are mapped
+ * in order, and the slot size is set before segment 0 is published. Owned
+ * by core/object.c; visible here so that validation, which every entry
+ * point starts with, needs no call. One cache line holds what validation
+ * reads for segment 0.
  */
 struct refcl_pool_map {
+    _Alignas(64) uint64_t segment0_bytes; /**< REFCL_SEGMENT0_SLOTS slots */
+    /* A slot's start: its offset in the segment, a multiple of the slot
+     * size d = 2^shift * odd (Granlund and Montgomery: n is a multiple of
+     * d iff rotr(n * odd^-1 mod 2^64, shift) <= (2^64 - 1) / d), so that
+     * the check is a multiply and no division. */
+    uint64_t odd_inverse;    /**< odd^-1 modulo 2^64 */
+    uint64_t most_slots;     /**< (2^64 - 1) / d */
+    unsigned shift;          /**< 6 or more: d is a multiple of 64 */
+    uint32_t slot_size;      /**< d, 0 before the first allocation */
     _Atomic uintptr_t base[REFCL_SEGMENTS];
 };
 extern struct refcl_pool_map refcl_pools[REFCL_TYPE_COUNT]
     __attribute__((visibility("hidden")));
 
-/** Bytes of a pool's first segment. */
-#define REFCL_SEGMENT0_BYTES (REFCL_SEGMENT0_SLOTS * REFCL_SLOT_SIZE)
+/** True if @p offset, from a segment's start, is a multiple of the slot
+ *  size of @p pool: the start of a slot. */
+static inline bool refcl_slot_start(const struct refcl_pool_map *pool,
+                                    uint64_t offset)
+{
+    uint64_t q = offset * pool->odd_inverse;
+    q = q >> pool->shift | q << (64 - pool->shift);
+    return q <= pool->most_slots;
+}
 
 /** True if @p obj, a slot of a mapped segment, holds a live @p type. */
 static inline bool refcl_slot_live(const struct refcl_object *obj,
@@ -126,7 +170,7 @@ static inline bool refcl_object_valid(const void *handle,
     uintptr_t offset = (uintptr_t)handle - base;
     if (!base)
         return false;
-    if (__builtin_expect(offset >= REFCL_SEGMENT0_BYTES, 0)) {
+    if (__builtin_expect(offset >= pool->segment0_bytes, 0)) {
         unsigned k = 1;
         for (;; k++) {
             if (k == REFCL_SEGMENTS)
@@ -135,11 +179,11 @@ static inline bool refcl_object_valid(const void *handle,
             offset = (uintptr_t)handle - base;
             if (!base)
                 return false;
-            if (offset < REFCL_SEGMENT0_BYTES << k)
+            if (offset < pool->segment0_bytes << k)
                 break;
         }
     }
-    return offset % REFCL_SLOT_SIZE == 0 && refcl_slot_live(handle, type);
+    return refcl_slot_start(pool, offset) && refcl_slot_live(handle, type);
 }
 
 /** The spec's CL_INVALID_<TYPE> code for @p type. */

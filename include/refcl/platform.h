@@ -17,7 +17,7 @@ struct _cl_platform_id {
     const char *name;                /**< CL_PLATFORM_NAME */
     const char *icd_suffix;          /**< CL_PLATFORM_ICD_SUFFIX_KHR */
 };
-REFCL_OBJECT_LAYOUT(struct _cl_platform_id);
+REFCL_OBJECT_LAYOUT(REFCL_PLATFORM, struct _cl_platform_id);
 
 /**
  * The platforms, creating them on first use.

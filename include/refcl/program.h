@@ -42,7 +42,7 @@ struct _cl_program {
      *  there are kernel objects attached to a program object". */
     atomic_uint kernels_attached;
 };
-REFCL_OBJECT_LAYOUT(struct _cl_program);
+REFCL_OBJECT_LAYOUT(REFCL_PROGRAM, struct _cl_program);
 
 /**
  * The (num_devices, device_list) pair of program calls: CL_INVALID_VALUE

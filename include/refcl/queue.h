@@ -26,7 +26,7 @@ struct _cl_command_queue {
     size_t properties_len;            /**< entries, terminator included */
     struct refcl_executor *executor;  /**< owned */
 };
-REFCL_OBJECT_LAYOUT(struct _cl_command_queue);
+REFCL_OBJECT_LAYOUT(REFCL_QUEUE, struct _cl_command_queue);
 
 static inline bool refcl_queue_in_order(const struct _cl_command_queue *q)
 {

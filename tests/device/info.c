@@ -146,7 +146,7 @@ static const struct query queries[] = {
     FIXED(CL_DEVICE_NUMERIC_VERSION, cl_version),
     VARIABLE_ARRAY(CL_DEVICE_EXTENSIONS_WITH_VERSION),
     ARRAY(CL_DEVICE_ILS_WITH_VERSION, 0),
-    ARRAY(CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 8 * sizeof(cl_name_version)),
+    ARRAY(CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 9 * sizeof(cl_name_version)),
     FIXED(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, cl_device_atomic_capabilities),
     FIXED(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, cl_device_atomic_capabilities),
     FIXED(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, cl_bool),
@@ -458,7 +458,7 @@ static void check_fixed_strings(void)
     CHECK_STR(string(CL_DEVICE_BUILT_IN_KERNELS, s),
               "refcl_fill_uchar;refcl_fill_ulong;refcl_iota_uint;"
               "refcl_copy_uint;refcl_lookup_uchar;refcl_saxpy_float;"
-              "refcl_reduce_add_uint;refcl_cpu_id");
+              "refcl_reduce_add_uint;refcl_cpu_id;refcl_args64");
     CHECK_STR(string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED, s),
               "v0000-01-01-00");
 }
@@ -515,8 +515,9 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(1, 0, 0), "refcl_saxpy_float"},
         {CL_MAKE_VERSION(1, 0, 0), "refcl_reduce_add_uint"},
         {CL_MAKE_VERSION(1, 0, 0), "refcl_cpu_id"},
+        {CL_MAKE_VERSION(1, 0, 0), "refcl_args64"},
     };
-    check_name_versions(CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, builtins, 8);
+    check_name_versions(CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, builtins, 9);
 
     size_t sizes[4] = {0, 0, 0, 12345};
     CHECK_EQ(array(CL_DEVICE_MAX_WORK_ITEM_SIZES, sizes, sizeof(sizes)),
@@ -704,9 +705,12 @@ static void host_isa(cl_uint *vector_bytes, bool *fma)
                     : __builtin_cpu_supports("avx")   ? 32
                                                       : 16;
     *fma = __builtin_cpu_supports("fma");
+#elif defined(__aarch64__)
+    *vector_bytes = 16; /* NEON's 128-bit registers */
+    *fma = true;        /* FMADD is in AArch64's base instruction set */
 #else
     *vector_bytes = 16;
-    *fma = scalar(CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_FMA;
+    *fma = false;
 #endif
 }
 

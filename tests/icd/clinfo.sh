@@ -3,6 +3,8 @@
 # icd/clinfo: clinfo, through the system's ICD loader (ocl-icd) pointed at
 # refcl alone, lists refcl's platform and device and reports no query as an
 # error. With a directory argument, through the ocl-icd found there instead.
+# REFCL_CLINFO: another clinfo command (scripts/cross-arm64.sh: arm64's,
+# under qemu).
 set -u
 if [ $# -ge 1 ]; then
     if [ ! -e "$1/libOpenCL.so.1" ]; then
@@ -18,8 +20,9 @@ if [[ "${REFCL_SANITIZE:-}" == *address* ]]; then
     export LD_PRELOAD=$(gcc -print-file-name=libasan.so)
     export ASAN_OPTIONS=detect_leaks=0
 fi
-command -v clinfo >/dev/null || { echo "clinfo not installed"; exit 1; }
-out=$(clinfo 2>&1); status=$?
+[ -n "${REFCL_CLINFO:-}" ] || command -v clinfo >/dev/null ||
+    { echo "clinfo not installed"; exit 1; }
+out=$(${REFCL_CLINFO:-clinfo} 2>&1); status=$?
 echo "$out"
 fail() { echo "FAIL: $*"; exit 1; }
 [ $status -eq 0 ] || fail "clinfo exited $status"

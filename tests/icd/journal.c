@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "check.h" /* first: it sets CL_TARGET_OPENCL_VERSION */
 #include "CL/cl_ext_refcl.h"
-#include "check.h"
 
 static clGetCallJournalREFCL_fn journal;
 static clSetNextResultREFCL_fn force;

@@ -25,7 +25,7 @@ static cl_context single;      /* device alone */
 #define ALL_NAMES                                                         \
     "refcl_fill_uchar;refcl_fill_ulong;refcl_iota_uint;refcl_copy_uint;"  \
     "refcl_lookup_uchar;refcl_saxpy_float;refcl_reduce_add_uint;"         \
-    "refcl_cpu_id"
+    "refcl_cpu_id;refcl_args64"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -240,7 +240,7 @@ static void check_program_answers(void)
     CHECK_EQ(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof(kernels),
                               &kernels, NULL),
              CL_SUCCESS);
-    CHECK_EQ(kernels, 8);
+    CHECK_EQ(kernels, 9);
     CHECK_EQ(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof(names),
                               names, NULL),
              CL_SUCCESS);
@@ -374,6 +374,7 @@ static const struct arg_info {
     {"refcl_reduce_add_uint", "scratch", "uint*",
      CL_KERNEL_ARG_ADDRESS_LOCAL, NONE},
     {"refcl_cpu_id", "dst", "uint*", G, NONE},
+    /* refcl_args64: tests/kernel/args64.c. */
 #undef G
 #undef P
 #undef CONST

@@ -112,6 +112,12 @@ static void *try_bind(void *arg)
     return NULL;
 }
 
+const char *test_emulator(void)
+{
+    const char *emulator = getenv("REFCL_TEST_EMULATOR");
+    return emulator && *emulator ? emulator : NULL;
+}
+
 int test_binding_allowed(void)
 {
     int ok = 0;

@@ -180,6 +180,10 @@ void CL_CALLBACK test_signal_complete(cl_event event, cl_int status,
 /** Waits for the next test_signal_complete, on any thread. */
 void test_signal_wait(void);
 
+/** The emulator running this test (REFCL_TEST_EMULATOR, set by CTest in a
+ *  cross-build: qemu-user), or NULL when it runs natively. */
+const char *test_emulator(void);
+
 /** True if this process may bind a thread to one CPU (containers and
  *  schedulers may forbid it): tried on a thread of its own. */
 int test_binding_allowed(void);
