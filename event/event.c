@@ -305,8 +305,8 @@ cl_int refcl_wait_list_check(const struct _cl_context *context,
                           "%u: \"if event_wait_list is NULL and "
                           "num_events_in_wait_list > 0\"", num_events);
     if (wait_list && num_events == 0)
-        return REFCL_FAIL(CL_INVALID_EVENT_WAIT_LIST, "\"event_wait_list is "
-                          "not NULL and num_events_in_wait_list is 0\"");
+        return REFCL_FAIL(CL_INVALID_EVENT_WAIT_LIST, "\"if event_wait_list "
+                          "is not NULL and num_events_in_wait_list is 0\"");
     for (cl_uint i = 0; i < num_events; i++)
         if (!refcl_object_valid(wait_list[i], REFCL_EVENT))
             return REFCL_FAIL(CL_INVALID_EVENT_WAIT_LIST, "event_wait_list[%u]: "
