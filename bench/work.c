@@ -135,6 +135,17 @@ static cl_int saxpy_device(const struct bench *b, int units,
     return err;
 }
 
+/* The saxpy's three arguments: a, x and y. */
+static cl_int saxpy_set_args(float a)
+{
+    cl_int err = clSetKernelArg(sx.kernel, 0, sizeof(a), &a);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(sx.kernel, 1, sizeof(cl_mem), &sx.x);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(sx.kernel, 2, sizeof(cl_mem), &sx.y);
+    return err;
+}
+
 static cl_int saxpy_setup(const struct bench *b, int units)
 {
     cl_device_id device;
@@ -162,13 +173,7 @@ static cl_int saxpy_setup(const struct bench *b, int units)
                                   0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clFinish(sx.queue);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(sx.kernel, 0, sizeof(a), &a);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(sx.kernel, 1, sizeof(cl_mem), &sx.x);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(sx.kernel, 2, sizeof(cl_mem), &sx.y);
-    return err;
+    return err == CL_SUCCESS ? saxpy_set_args(a) : err;
 }
 
 /* One saxpy over the 64 Mi floats, completed; the ICD picks the local
@@ -254,15 +259,9 @@ static cl_int kernel_create_loop(const struct bench *b, long n)
 static cl_int kernel_set_arg_loop(const struct bench *b, long n)
 {
     (void)b;
-    const float a = 0.5f;
     cl_int err = CL_SUCCESS;
-    for (long i = 0; i < n && err == CL_SUCCESS; i++) {
-        err = clSetKernelArg(sx.kernel, 0, sizeof(a), &a);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(sx.kernel, 1, sizeof(cl_mem), &sx.x);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(sx.kernel, 2, sizeof(cl_mem), &sx.y);
-    }
+    for (long i = 0; i < n && err == CL_SUCCESS; i++)
+        err = saxpy_set_args(0.5f);
     return err;
 }
 

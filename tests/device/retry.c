@@ -64,39 +64,11 @@ static void check_failed_load(cl_platform_id platform)
     check_device(device);
 }
 
-/* An address-space limit can only be set where nothing reserves address
- * space wholesale: not under a sanitizer or valgrind. */
-static bool address_limit_usable(void)
-{
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    return false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-    return false;
-#endif
-#endif
-    const char *preload = getenv("LD_PRELOAD");
-    return !(preload && strstr(preload, "vgpreload"));
-}
-
-/* Mapped bytes of this process (/proc/self/statm), or 0. */
-static size_t mapped_bytes(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    unsigned long pages = 0;
-    if (f) {
-        if (fscanf(f, "%lu", &pages) != 1)
-            pages = 0;
-        fclose(f);
-    }
-    return pages * 4096;
-}
-
 static void check_growing_limit(cl_platform_id platform)
 {
     struct rlimit old;
     CHECK_EQ(getrlimit(RLIMIT_AS, &old), 0);
-    size_t base = mapped_bytes();
+    size_t base = test_mapped_bytes();
     CHECK(base > 0);
     int failures = 0;
     cl_int err = CL_OUT_OF_HOST_MEMORY;
@@ -127,7 +99,7 @@ int main(int argc, char **argv)
     cl_platform_id platform;
     CHECK_EQ(clGetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
     if (argc > 1 && strcmp(argv[1], "limit") == 0) {
-        if (!address_limit_usable()) {
+        if (!test_address_limit_usable()) {
             fprintf(stderr, "address-space limit not usable here\n");
             return TEST_SKIP;
         }

@@ -113,45 +113,12 @@ static void check_many_contexts(void)
     free(contexts);
 }
 
-/* An address-space limit can only be set where nothing reserves address
- * space wholesale: not under a sanitizer or valgrind. */
-static bool address_limit_usable(void)
-{
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    return false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-    return false;
-#endif
-#endif
-    if (test_emulator()) {
-        fprintf(stderr, "under %s: qemu-user keeps a guest's RLIMIT_AS for "
-                        "itself, unapplied\n", test_emulator());
-        return false;
-    }
-    const char *preload = getenv("LD_PRELOAD");
-    return !(preload && strstr(preload, "vgpreload"));
-}
-
-/* Mapped bytes of this process (/proc/self/statm), or 0. */
-static size_t mapped_bytes(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    unsigned long pages = 0;
-    if (f) {
-        if (fscanf(f, "%lu", &pages) != 1)
-            pages = 0;
-        fclose(f);
-    }
-    return pages * 4096;
-}
-
 /* Out of memory: creation fails with CL_OUT_OF_HOST_MEMORY, the objects
  * made before stay valid, and after their release all is well again. */
 static void check_out_of_memory(cl_context context)
 {
     enum { MAX = 4000000 };
-    if (!address_limit_usable()) {
+    if (!test_address_limit_usable()) {
         fprintf(stderr, "address-space limit not usable here: out-of-memory "
                         "case skipped\n");
         return;
@@ -160,7 +127,7 @@ static void check_out_of_memory(cl_context context)
     struct rlimit old;
     CHECK(events != NULL);
     CHECK_EQ(getrlimit(RLIMIT_AS, &old), 0);
-    struct rlimit tight = {mapped_bytes() + (256u << 20), old.rlim_max};
+    struct rlimit tight = {test_mapped_bytes() + (256u << 20), old.rlim_max};
     CHECK_EQ(setrlimit(RLIMIT_AS, &tight), 0);
     size_t made = 0;
     cl_int err = CL_SUCCESS;

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 _Atomic int test_failures;
@@ -116,6 +117,36 @@ const char *test_emulator(void)
 {
     const char *emulator = getenv("REFCL_TEST_EMULATOR");
     return emulator && *emulator ? emulator : NULL;
+}
+
+bool test_address_limit_usable(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+    return false;
+#endif
+#endif
+    if (test_emulator()) {
+        fprintf(stderr, "under %s: qemu-user keeps a guest's RLIMIT_AS for "
+                        "itself, unapplied\n", test_emulator());
+        return false;
+    }
+    const char *preload = getenv("LD_PRELOAD");
+    return !(preload && strstr(preload, "vgpreload"));
+}
+
+size_t test_mapped_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    if (f) {
+        if (fscanf(f, "%lu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    return pages * 4096;
 }
 
 int test_binding_allowed(void)

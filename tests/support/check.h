@@ -14,6 +14,8 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -183,6 +185,15 @@ void test_signal_wait(void);
 /** The emulator running this test (REFCL_TEST_EMULATOR, set by CTest in a
  *  cross-build: qemu-user), or NULL when it runs natively. */
 const char *test_emulator(void);
+
+/** True if an address-space limit (RLIMIT_AS) can make this process run
+ *  out of memory: not under a sanitizer or valgrind, which reserve address
+ *  space wholesale, nor under qemu-user, which keeps the limit for itself
+ *  unapplied; says why on stderr when not. */
+bool test_address_limit_usable(void);
+
+/** Bytes mapped by this process (/proc/self/statm), or 0. */
+size_t test_mapped_bytes(void);
 
 /** True if this process may bind a thread to one CPU (containers and
  *  schedulers may forbid it): tried on a thread of its own. */
