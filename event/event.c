@@ -300,14 +300,24 @@ void refcl_callbacks_run(struct _cl_event *event, struct refcl_callback *due)
 cl_int refcl_wait_list_check(const struct _cl_context *context,
                              cl_uint num_events, const cl_event *wait_list)
 {
-    if ((wait_list == NULL) != (num_events == 0))
-        return CL_INVALID_EVENT_WAIT_LIST;
+    if (!wait_list && num_events > 0)
+        return REFCL_FAIL(CL_INVALID_EVENT_WAIT_LIST, "num_events_in_wait_list "
+                          "%u: \"if event_wait_list is NULL and "
+                          "num_events_in_wait_list > 0\"", num_events);
+    if (wait_list && num_events == 0)
+        return REFCL_FAIL(CL_INVALID_EVENT_WAIT_LIST, "\"if event_wait_list "
+                          "is not NULL and num_events_in_wait_list is 0\"");
     for (cl_uint i = 0; i < num_events; i++)
         if (!refcl_object_valid(wait_list[i], REFCL_EVENT))
-            return CL_INVALID_EVENT_WAIT_LIST;
+            return REFCL_FAIL(CL_INVALID_EVENT_WAIT_LIST, "event_wait_list[%u]: "
+                              "\"if event objects in event_wait_list are not "
+                              "valid events\"", i);
     for (cl_uint i = 0; i < num_events; i++)
         if (wait_list[i]->context != context)
-            return CL_INVALID_CONTEXT;
+            return REFCL_FAIL(CL_INVALID_CONTEXT, "event_wait_list[%u]: \"if "
+                              "the context associated with command_queue and "
+                              "events in event_wait_list are not the same\"",
+                              i);
     return CL_SUCCESS;
 }
 
@@ -316,31 +326,38 @@ cl_event CL_API_CALL refcl_clCreateUserEvent(cl_context context,
                                              cl_int *errcode_ret)
 {
     if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return refcl_errcode(NULL, CL_INVALID_CONTEXT, errcode_ret);
+        return refcl_errcode(
+            NULL, refcl_invalid_handle(context, REFCL_CONTEXT), errcode_ret);
     struct _cl_event *event =
         refcl_event_create(context, NULL, CL_COMMAND_USER);
-    return refcl_errcode(event, event ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY,
+    return refcl_errcode(event,
+                         event ? CL_SUCCESS
+                               : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                            "no memory for the event"),
                          errcode_ret);
 }
 
 cl_int CL_API_CALL refcl_clSetUserEventStatus(cl_event event,
                                               cl_int execution_status)
 {
-    /* CL_INVALID_EVENT "if event is not a valid user event object". */
-    if (!refcl_object_valid(event, REFCL_EVENT) || event->queue)
-        return CL_INVALID_EVENT;
-    /* CL_INVALID_VALUE "if the execution_status is not CL_COMPLETE or a
-     * negative integer value". */
+    if (!refcl_object_valid(event, REFCL_EVENT))
+        return refcl_invalid_handle(event, REFCL_EVENT);
+    if (event->queue)
+        return REFCL_FAIL(CL_INVALID_EVENT, "\"if event is not a valid user "
+                          "event object\"");
     if (execution_status > CL_COMPLETE)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "execution_status %d: \"if the "
+                          "execution_status is not CL_COMPLETE or a negative "
+                          "integer value\"", execution_status);
     pthread_mutex_t *lock = refcl_event_lock(event);
     pthread_mutex_lock(lock);
-    /* CL_INVALID_OPERATION "if the execution_status for event has already
-     * been changed by a previous call to clSetUserEventStatus". */
-    if (atomic_load_explicit(&event->status, memory_order_relaxed) !=
-        CL_SUBMITTED) {
+    cl_int before = atomic_load_explicit(&event->status, memory_order_relaxed);
+    if (before != CL_SUBMITTED) {
         pthread_mutex_unlock(lock);
-        return CL_INVALID_OPERATION;
+        return REFCL_FAIL(CL_INVALID_OPERATION, "status already %d: \"if the "
+                          "execution_status for event has already been "
+                          "changed by a previous call to "
+                          "clSetUserEventStatus\"", before);
     }
     struct refcl_dep *dependents;
     struct refcl_callback *due =
@@ -355,19 +372,21 @@ cl_int CL_API_CALL refcl_clSetEventCallback(
     cl_event event, cl_int command_exec_callback_type,
     void(CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *), void *user_data)
 {
-    /* CL_INVALID_EVENT "if event is not a valid event object". */
     if (!refcl_object_valid(event, REFCL_EVENT))
-        return CL_INVALID_EVENT;
-    /* CL_INVALID_VALUE "if pfn_event_notify is NULL or if
-     * command_exec_callback_type is not CL_SUBMITTED, CL_RUNNING, or
-     * CL_COMPLETE". */
-    if (!pfn_notify || (command_exec_callback_type != CL_SUBMITTED &&
-                        command_exec_callback_type != CL_RUNNING &&
-                        command_exec_callback_type != CL_COMPLETE))
-        return CL_INVALID_VALUE;
+        return refcl_invalid_handle(event, REFCL_EVENT);
+    if (!pfn_notify)
+        return REFCL_FAIL(CL_INVALID_VALUE, "pfn_event_notify NULL: \"if "
+                          "pfn_event_notify is NULL\"");
+    if (command_exec_callback_type != CL_SUBMITTED &&
+        command_exec_callback_type != CL_RUNNING &&
+        command_exec_callback_type != CL_COMPLETE)
+        return REFCL_FAIL(CL_INVALID_VALUE, "command_exec_callback_type %d: "
+                          "\"if command_exec_callback_type is not "
+                          "CL_SUBMITTED, CL_RUNNING, or CL_COMPLETE\"",
+                          command_exec_callback_type);
     struct refcl_callback *cb = malloc(sizeof(*cb));
     if (!cb)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the callback");
     *cb = (struct refcl_callback){pfn_notify, user_data,
                                   command_exec_callback_type, 0, NULL};
     pthread_mutex_t *lock = refcl_event_lock(event);
@@ -389,19 +408,22 @@ cl_int CL_API_CALL refcl_clSetEventCallback(
  * clWaitForEvents and clEnqueueWaitForEvents. */
 cl_int refcl_event_list_check(cl_uint num_events, const cl_event *event_list)
 {
-    /* CL_INVALID_VALUE "if num_events is zero or event_list is NULL". */
-    if (num_events == 0 || !event_list)
-        return CL_INVALID_VALUE;
-    /* CL_INVALID_EVENT "if event objects specified in event_list are not
-     * valid event objects". */
+    if (num_events == 0)
+        return REFCL_FAIL(CL_INVALID_VALUE, "num_events 0: \"if num_events "
+                          "is zero\"");
+    if (!event_list)
+        return REFCL_FAIL(CL_INVALID_VALUE, "event_list NULL: \"if "
+                          "event_list is NULL\"");
     for (cl_uint i = 0; i < num_events; i++)
         if (!refcl_object_valid(event_list[i], REFCL_EVENT))
-            return CL_INVALID_EVENT;
-    /* CL_INVALID_CONTEXT "if events specified in event_list do not belong
-     * to the same context". */
+            return REFCL_FAIL(CL_INVALID_EVENT, "event_list[%u]: \"if event "
+                              "objects specified in event_list are not valid "
+                              "event objects\"", i);
     for (cl_uint i = 1; i < num_events; i++)
         if (event_list[i]->context != event_list[0]->context)
-            return CL_INVALID_CONTEXT;
+            return REFCL_FAIL(CL_INVALID_CONTEXT, "event_list[%u]: \"if events "
+                              "specified in event_list do not belong to the "
+                              "same context\"", i);
     return CL_SUCCESS;
 }
 
@@ -416,10 +438,10 @@ cl_int CL_API_CALL refcl_clWaitForEvents(cl_uint num_events,
     bool failed = false;
     for (cl_uint i = 0; i < num_events; i++)
         failed |= refcl_event_wait(event_list[i]) < 0;
-    /* CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST "if the execution
-     * status of any of the events in event_list is a negative integer
-     * value". */
-    return failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+    return failed ? REFCL_FAIL(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+                               "\"if the execution status of any of the "
+                               "events in event_list is a negative integer "
+                               "value\"")
                   : CL_SUCCESS;
 }
 
@@ -431,7 +453,7 @@ cl_int CL_API_CALL refcl_clGetEventInfo(cl_event event,
 {
     /* CL_INVALID_EVENT "if event is a not a valid event object". */
     if (!refcl_object_valid(event, REFCL_EVENT))
-        return CL_INVALID_EVENT;
+        return refcl_invalid_handle(event, REFCL_EVENT);
     const void *value;
     size_t size;
     cl_int status;
@@ -460,9 +482,9 @@ cl_int CL_API_CALL refcl_clGetEventInfo(cl_event event,
         size = sizeof(refcount);
         break;
     default:
-        /* CL_INVALID_VALUE "if param_name is not one of the supported
-         * values". */
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
     }
     return refcl_info_return(value, size, param_value_size, param_value,
                              param_value_size_ret);
@@ -475,15 +497,19 @@ cl_int CL_API_CALL refcl_clGetEventProfilingInfo(cl_event event,
                                                  size_t *param_value_size_ret)
 {
     if (!refcl_object_valid(event, REFCL_EVENT))
-        return CL_INVALID_EVENT;
-    /* CL_PROFILING_INFO_NOT_AVAILABLE "if the CL_QUEUE_PROFILING_ENABLE
-     * flag is not set for the command-queue, if the execution status of the
-     * command identified by event is not CL_COMPLETE or if event is a user
-     * event object". */
-    if (!event->profiling ||
-        atomic_load_explicit(&event->status, memory_order_acquire) !=
-            CL_COMPLETE)
-        return CL_PROFILING_INFO_NOT_AVAILABLE;
+        return refcl_invalid_handle(event, REFCL_EVENT);
+    if (!event->queue)
+        return REFCL_FAIL(CL_PROFILING_INFO_NOT_AVAILABLE, "\"if event is a "
+                          "user event object\"");
+    if (!event->profiling)
+        return REFCL_FAIL(CL_PROFILING_INFO_NOT_AVAILABLE, "\"if the "
+                          "CL_QUEUE_PROFILING_ENABLE flag is not set for the "
+                          "command-queue\"");
+    cl_int status = atomic_load_explicit(&event->status, memory_order_acquire);
+    if (status != CL_COMPLETE)
+        return REFCL_FAIL(CL_PROFILING_INFO_NOT_AVAILABLE, "status %d: \"if "
+                          "the execution status of the command identified by "
+                          "event is not CL_COMPLETE\"", status);
     const cl_ulong *time;
     switch (param_name) {
     case CL_PROFILING_COMMAND_QUEUED:
@@ -502,7 +528,9 @@ cl_int CL_API_CALL refcl_clGetEventProfilingInfo(cl_event event,
         time = &event->times[REFCL_TIME_END];
         break;
     default:
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
     }
     return refcl_info_return(time, sizeof(*time), param_value_size,
                              param_value, param_value_size_ret);

@@ -221,7 +221,8 @@ static cl_int deps_take(struct refcl_executor *executor,
     if (!deps || !order) {
         free(deps);
         free(order);
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
+                          "command's %zu dependencies", count);
     }
     order_deps(executor, sync, num_events, order);
     for (size_t i = 0; i < count; i++) {
@@ -467,7 +468,9 @@ static cl_int worker_start(struct refcl_executor *executor,
         }
     }
     pthread_mutex_unlock(&registry_lock);
-    return rc == 0 ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+    return rc == 0 ? CL_SUCCESS
+                   : REFCL_FAIL(CL_OUT_OF_RESOURCES, "the queue's worker "
+                                "thread: pthread_create %d", rc);
 }
 
 /* @p command, just appended, is one whose work is the host's and nothing
@@ -504,7 +507,7 @@ cl_int refcl_executor_enqueue(struct _cl_command_queue *queue,
     struct refcl_executor *executor = queue->executor;
     struct _cl_event *created = command_create(queue, command);
     if (!created)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     cl_int status = worker_start(executor, queue->device);
     if (status == CL_SUCCESS) {
         pthread_mutex_lock(&executor->lock);

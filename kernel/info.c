@@ -21,7 +21,7 @@ cl_int CL_API_CALL refcl_clGetKernelInfo(cl_kernel kernel,
 {
     /* CL_INVALID_KERNEL "if kernel is a not a valid kernel object". */
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
-        return CL_INVALID_KERNEL;
+        return refcl_invalid_handle(kernel, REFCL_KERNEL);
     const void *value;
     size_t size;
     cl_uint count;
@@ -53,9 +53,9 @@ cl_int CL_API_CALL refcl_clGetKernelInfo(cl_kernel kernel,
         size = sizeof(cl_program);
         break;
     default:
-        /* CL_INVALID_VALUE "if param_name is not one of the supported
-         * values". */
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
     }
     return refcl_info_return(value, size, param_value_size, param_value,
                              param_value_size_ret);
@@ -86,10 +86,11 @@ cl_int CL_API_CALL refcl_clGetKernelArgInfo(
     size_t param_value_size, void *param_value, size_t *param_value_size_ret)
 {
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
-        return CL_INVALID_KERNEL;
-    /* CL_INVALID_ARG_INDEX "if arg_index is not a valid argument index". */
+        return refcl_invalid_handle(kernel, REFCL_KERNEL);
     if (arg_index >= kernel->builtin->num_args)
-        return CL_INVALID_ARG_INDEX;
+        return REFCL_FAIL(CL_INVALID_ARG_INDEX, "arg_index %u of %u: \"if "
+                          "arg_index is not a valid argument index\"",
+                          arg_index, kernel->builtin->num_args);
     const struct refcl_builtin_arg *arg = &kernel->builtin->args[arg_index];
     cl_kernel_arg_address_qualifier address;
     /* "If argument is not an image type and is not declared with the pipe
@@ -114,23 +115,29 @@ cl_int CL_API_CALL refcl_clGetKernelArgInfo(
         return refcl_info_string(arg->name, param_value_size, param_value,
                                  param_value_size_ret);
     default:
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
     }
 }
 
-/* CL_INVALID_DEVICE "if device is not in the list of devices associated
- * with kernel or if device is NULL but there is more than one device
- * associated with kernel": "The list of devices is the list of devices in
- * the OpenCL context that is associated with kernel." */
+/* "The list of devices is the list of devices in the OpenCL context that
+ * is associated with kernel." */
 static cl_int kernel_device_check(const struct _cl_kernel *kernel,
                                   cl_device_id device)
 {
     const struct _cl_context *context = kernel->context;
+    if (!device && context->num_devices != 1)
+        return REFCL_FAIL(CL_INVALID_DEVICE, "device NULL, %u devices: \"if "
+                          "device is NULL but there is more than one device "
+                          "associated with kernel\"", context->num_devices);
     if (!device)
-        return context->num_devices == 1 ? CL_SUCCESS : CL_INVALID_DEVICE;
-    if (!refcl_object_valid(device, REFCL_DEVICE) ||
-        !refcl_context_has_device(context, device))
-        return CL_INVALID_DEVICE;
+        return CL_SUCCESS;
+    if (!refcl_object_valid(device, REFCL_DEVICE))
+        return refcl_invalid_handle(device, REFCL_DEVICE);
+    if (!refcl_context_has_device(context, device))
+        return REFCL_FAIL(CL_INVALID_DEVICE, "\"if device is not in the list "
+                          "of devices associated with kernel\"");
     return CL_SUCCESS;
 }
 
@@ -158,7 +165,7 @@ cl_int CL_API_CALL refcl_clGetKernelWorkGroupInfo(
      * (0, 0, 0) is returned." */
     static const size_t compile_size[3] = {0, 0, 0};
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
-        return CL_INVALID_KERNEL;
+        return refcl_invalid_handle(kernel, REFCL_KERNEL);
     cl_int status = kernel_device_check(kernel, device);
     if (status != CL_SUCCESS)
         return status;
@@ -192,7 +199,9 @@ cl_int CL_API_CALL refcl_clGetKernelWorkGroupInfo(
         return refcl_info_return(&bytes, sizeof(bytes), param_value_size,
                                  param_value, param_value_size_ret);
     default:
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
     }
     return refcl_info_return(&size_value, sizeof(size_value),
                              param_value_size, param_value,
@@ -214,9 +223,12 @@ cl_int CL_API_CALL refcl_clGetKernelSubGroupInfo(
     (void)param_value;
     (void)param_value_size_ret;
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
-        return CL_INVALID_KERNEL;
+        return refcl_invalid_handle(kernel, REFCL_KERNEL);
     cl_int status = kernel_device_check(kernel, device);
-    return status != CL_SUCCESS ? status : CL_INVALID_OPERATION;
+    return status != CL_SUCCESS
+               ? status
+               : REFCL_FAIL(CL_INVALID_OPERATION, "\"if device does not "
+                            "support sub-groups\"");
 }
 
 /* cl_khr_subgroups' name for the same query; refcl does not list the

@@ -118,23 +118,33 @@ cl_kernel CL_API_CALL refcl_clCreateKernel(cl_program program,
                                            const char *kernel_name,
                                            cl_int *errcode_ret)
 {
-    /* CL_INVALID_PROGRAM "if program is not a valid program object". */
     if (!refcl_object_valid(program, REFCL_PROGRAM))
-        return refcl_errcode(NULL, CL_INVALID_PROGRAM, errcode_ret);
-    /* CL_INVALID_VALUE "if kernel_name is NULL". */
+        return refcl_errcode(
+            NULL, refcl_invalid_handle(program, REFCL_PROGRAM), errcode_ret);
     if (!kernel_name)
-        return refcl_errcode(NULL, CL_INVALID_VALUE, errcode_ret);
-    /* CL_INVALID_PROGRAM_EXECUTABLE "if there is no successfully built
-     * executable for program": only built-in kernels are built. */
-    if (!refcl_program_builtin(program))
-        return refcl_errcode(NULL, CL_INVALID_PROGRAM_EXECUTABLE,
+        return refcl_errcode(NULL,
+                             REFCL_FAIL(CL_INVALID_VALUE, "kernel_name NULL: "
+                                        "\"if kernel_name is NULL\""),
                              errcode_ret);
-    /* CL_INVALID_KERNEL_NAME "if kernel_name is not found in program". */
+    /* Only built-in kernels are built. */
+    if (!refcl_program_builtin(program))
+        return refcl_errcode(NULL,
+                             REFCL_FAIL(CL_INVALID_PROGRAM_EXECUTABLE,
+                                        "\"if there is no successfully "
+                                        "built executable for program\""),
+                             errcode_ret);
     const struct refcl_builtin *builtin = program_kernel(program, kernel_name);
     if (!builtin)
-        return refcl_errcode(NULL, CL_INVALID_KERNEL_NAME, errcode_ret);
+        return refcl_errcode(NULL,
+                             REFCL_FAIL(CL_INVALID_KERNEL_NAME, "kernel_name "
+                                        "\"%.64s\": \"if kernel_name is not "
+                                        "found in program\"", kernel_name),
+                             errcode_ret);
     struct _cl_kernel *kernel = refcl_kernel_create(program, builtin);
-    return refcl_errcode(kernel, kernel ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY,
+    return refcl_errcode(kernel,
+                         kernel ? CL_SUCCESS
+                                : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                             "no memory for the kernel"),
                          errcode_ret);
 }
 
@@ -144,23 +154,25 @@ cl_int CL_API_CALL refcl_clCreateKernelsInProgram(cl_program program,
                                                   cl_uint *num_kernels_ret)
 {
     if (!refcl_object_valid(program, REFCL_PROGRAM))
-        return CL_INVALID_PROGRAM;
-    /* CL_INVALID_PROGRAM_EXECUTABLE "if there is no successfully built
-     * executable for any device in program". */
+        return refcl_invalid_handle(program, REFCL_PROGRAM);
     if (!refcl_program_builtin(program))
-        return CL_INVALID_PROGRAM_EXECUTABLE;
+        return REFCL_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "\"if there is no "
+                          "successfully built executable for any device in "
+                          "program\"");
     cl_uint count = (cl_uint)program->kernel_count;
-    /* CL_INVALID_VALUE "if kernels is not NULL and num_kernels is less
-     * than the number of kernels in program". */
     if (kernels && num_kernels < count)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "num_kernels %u of %u: \"if "
+                          "kernels is not NULL and num_kernels is less than "
+                          "the number of kernels in program\"", num_kernels,
+                          count);
     for (cl_uint i = 0; kernels && i < count; i++) {
         kernels[i] = refcl_kernel_create(program, program->kernels[i]);
         if (!kernels[i]) {
             while (i--)
                 refcl_handle_release(kernels[i], REFCL_KERNEL,
                                      kernel_destroy);
-            return CL_OUT_OF_HOST_MEMORY;
+            return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
+                              "kernels");
         }
     }
     if (num_kernels_ret)
@@ -208,7 +220,9 @@ cl_kernel CL_API_CALL refcl_clCloneKernel(cl_kernel source_kernel,
                                           cl_int *errcode_ret)
 {
     if (!refcl_object_valid(source_kernel, REFCL_KERNEL))
-        return refcl_errcode(NULL, CL_INVALID_KERNEL, errcode_ret);
+        return refcl_errcode(
+            NULL, refcl_invalid_handle(source_kernel, REFCL_KERNEL),
+            errcode_ret);
     size_t ptrs_size = source_kernel->svm_ptr_count * sizeof(void *);
     void **ptrs = ptrs_size ? malloc(ptrs_size) : NULL;
     struct _cl_kernel *clone =
@@ -217,7 +231,10 @@ cl_kernel CL_API_CALL refcl_clCloneKernel(cl_kernel source_kernel,
                            : NULL;
     if (!clone) {
         free(ptrs);
-        return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+        return refcl_errcode(NULL,
+                             REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                        "no memory for the kernel"),
+                             errcode_ret);
     }
     for (cl_uint i = 0; i < clone->builtin->num_args; i++)
         arg_copy(&clone->args[i], &source_kernel->args[i],
@@ -237,15 +254,14 @@ cl_kernel CL_API_CALL refcl_clCloneKernel(cl_kernel source_kernel,
 static cl_int local_arg(struct refcl_kernel_arg *arg, size_t arg_size,
                         const void *arg_value)
 {
-    /* CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value":
-     * "If the argument is declared with the local qualifier, the arg_value
-     * entry must be NULL". */
     if (arg_value)
-        return CL_INVALID_ARG_VALUE;
-    /* CL_INVALID_ARG_SIZE "if arg_size is zero and the argument is
-     * declared with the local qualifier". */
+        return REFCL_FAIL(CL_INVALID_ARG_VALUE, "arg_value not NULL: \"If "
+                          "the argument is declared with the local "
+                          "qualifier, the arg_value entry must be NULL\"");
     if (arg_size == 0)
-        return CL_INVALID_ARG_SIZE;
+        return REFCL_FAIL(CL_INVALID_ARG_SIZE, "arg_size 0: \"if arg_size is "
+                          "zero and the argument is declared with the local "
+                          "qualifier\"");
     *arg = (struct refcl_kernel_arg){.set = true, .local_size = arg_size};
     return CL_SUCCESS;
 }
@@ -257,11 +273,13 @@ static cl_int buffer_arg(const struct _cl_kernel *kernel,
                          struct refcl_kernel_arg *arg, size_t arg_size,
                          const void *arg_value)
 {
-    /* CL_INVALID_ARG_SIZE "if the argument is a memory object and arg_size
-     * != sizeof(cl_mem)": checked first, so that refcl never reads more
-     * than arg_size bytes from arg_value. */
+    /* Checked first, so that refcl never reads more than arg_size bytes
+     * from arg_value. */
     if (arg_size != sizeof(cl_mem))
-        return CL_INVALID_ARG_SIZE;
+        return REFCL_FAIL(CL_INVALID_ARG_SIZE, "arg_size %zu: \"if the "
+                          "argument is a memory object and arg_size != "
+                          "sizeof(cl_mem)\" (%zu)", arg_size,
+                          sizeof(cl_mem));
     cl_mem mem = NULL;
     if (arg_value)
         memcpy(&mem, arg_value, sizeof(mem));
@@ -285,14 +303,15 @@ static cl_int scalar_arg(const struct refcl_builtin_arg *desc,
                          struct refcl_kernel_arg *arg, size_t arg_size,
                          const void *arg_value)
 {
-    /* CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value":
-     * there is no value to copy. */
     if (!arg_value)
-        return CL_INVALID_ARG_VALUE;
-    /* CL_INVALID_ARG_SIZE "if arg_size does not match the size of the data
-     * type for an argument that is not a memory object". */
+        return REFCL_FAIL(CL_INVALID_ARG_VALUE, "arg_value NULL, no value to "
+                          "copy: \"if arg_value specified is not a valid "
+                          "value\"");
     if (arg_size != desc->size)
-        return CL_INVALID_ARG_SIZE;
+        return REFCL_FAIL(CL_INVALID_ARG_SIZE, "arg_size %zu: \"if arg_size "
+                          "does not match the size of the data type for an "
+                          "argument that is not a memory object\" (%zu)",
+                          arg_size, desc->size);
     void *bytes = refcl_arg_inline(desc) ? NULL : arg->value.ptr;
     *arg = (struct refcl_kernel_arg){.set = true, .value.ptr = bytes};
     memcpy(bytes ? bytes : arg->value.bytes, arg_value, arg_size);
@@ -302,12 +321,12 @@ static cl_int scalar_arg(const struct refcl_builtin_arg *desc,
 cl_int CL_API_CALL refcl_clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
                                         size_t arg_size, const void *arg_value)
 {
-    /* CL_INVALID_KERNEL "if kernel is not a valid kernel object". */
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
-        return CL_INVALID_KERNEL;
-    /* CL_INVALID_ARG_INDEX "if arg_index is not a valid argument index". */
+        return refcl_invalid_handle(kernel, REFCL_KERNEL);
     if (arg_index >= kernel->builtin->num_args)
-        return CL_INVALID_ARG_INDEX;
+        return REFCL_FAIL(CL_INVALID_ARG_INDEX, "arg_index %u of %u: \"if "
+                          "arg_index is not a valid argument index\"",
+                          arg_index, kernel->builtin->num_args);
     const struct refcl_builtin_arg *desc = &kernel->builtin->args[arg_index];
     struct refcl_kernel_arg *arg = &kernel->args[arg_index];
     /* On an error "the internal state of kernel may only be modified when
@@ -329,27 +348,35 @@ cl_int CL_API_CALL refcl_clSetKernelArgSVMPointer(cl_kernel kernel,
                                                   const void *arg_value)
 {
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
-        return CL_INVALID_KERNEL;
-    /* CL_INVALID_OPERATION "if no devices in the context associated with
-     * kernel support SVM". */
+        return refcl_invalid_handle(kernel, REFCL_KERNEL);
     if (!refcl_kernel_svm_supported(kernel->context))
-        return CL_INVALID_OPERATION;
+        return REFCL_FAIL(CL_INVALID_OPERATION, "\"if no devices in the "
+                          "context associated with kernel support SVM\"");
     if (arg_index >= kernel->builtin->num_args)
-        return CL_INVALID_ARG_INDEX;
+        return REFCL_FAIL(CL_INVALID_ARG_INDEX, "arg_index %u of %u: \"if "
+                          "arg_index is not a valid argument index\"",
+                          arg_index, kernel->builtin->num_args);
     const struct refcl_builtin_arg *desc = &kernel->builtin->args[arg_index];
-    /* CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value":
-     * "The SVM pointer can only be used for arguments that are declared to
-     * be a pointer to global or constant memory", "must be aligned
-     * according to the arguments type", and is "the pointer returned by
-     * clSVMAlloc or ... a pointer offset into the SVM region" — or, with
-     * the fine-grain system SVM every refcl device has, any host pointer
-     * (refcl_kernel_svm_room). NULL is the NULL pointer,
-     * as with a NULL buffer. */
+    /* CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value".
+     * The SVM pointer is "the pointer returned by clSVMAlloc or ... a
+     * pointer offset into the SVM region" — or, with the fine-grain system
+     * SVM every refcl device has, any host pointer
+     * (refcl_kernel_svm_room). NULL is the NULL pointer, as with a NULL
+     * buffer. */
     bool pointer = desc->kind == REFCL_ARG_GLOBAL ||
                    desc->kind == REFCL_ARG_CONSTANT;
-    if (!pointer || (uintptr_t)arg_value % desc->size != 0 ||
-        (arg_value && !refcl_kernel_svm_room(kernel->context, arg_value)))
-        return CL_INVALID_ARG_VALUE;
+    if (!pointer)
+        return REFCL_FAIL(CL_INVALID_ARG_VALUE, "argument %u: \"The SVM "
+                          "pointer can only be used for arguments that are "
+                          "declared to be a pointer to global or constant "
+                          "memory\"", arg_index);
+    if ((uintptr_t)arg_value % desc->size != 0)
+        return REFCL_FAIL(CL_INVALID_ARG_VALUE, "arg_value %p: \"must be "
+                          "aligned according to the arguments type\" (%zu)",
+                          arg_value, desc->size);
+    if (arg_value && !refcl_kernel_svm_room(kernel->context, arg_value))
+        return REFCL_FAIL(CL_INVALID_ARG_VALUE, "arg_value %p: not in the "
+                          "SVM region", arg_value);
     kernel->args[arg_index] = (struct refcl_kernel_arg){
         .set = true, .svm = true, .value.ptr = (void *)arg_value};
     return CL_SUCCESS;
@@ -362,19 +389,24 @@ cl_int CL_API_CALL refcl_clSetKernelArgSVMPointer(cl_kernel kernel,
 static cl_int exec_svm_ptrs(struct _cl_kernel *kernel, size_t size,
                             const void *value)
 {
-    /* CL_INVALID_OPERATION "if param_name is CL_KERNEL_EXEC_INFO_SVM_PTRS
-     * and no devices in the context associated with kernel support
-     * SVM". */
     if (!refcl_kernel_svm_supported(kernel->context))
-        return CL_INVALID_OPERATION;
-    /* CL_INVALID_VALUE "if param_value is NULL and param_value_size is
-     * greater than zero, or if the size specified by param_value_size is
-     * not valid": a whole number of pointers. */
-    if ((!value && size) || size % sizeof(void *) != 0)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_OPERATION, "\"if param_name is "
+                          "CL_KERNEL_EXEC_INFO_SVM_PTRS and no devices in the "
+                          "context associated with kernel support SVM\"");
+    if (!value && size)
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_value NULL, "
+                          "param_value_size %zu: \"if param_value is NULL "
+                          "and param_value_size is greater than zero\"",
+                          size);
+    /* A whole number of pointers. */
+    if (size % sizeof(void *) != 0)
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_value_size %zu: \"if the "
+                          "size specified by param_value_size is not "
+                          "valid\"", size);
     void **ptrs = size ? malloc(size) : NULL;
     if (size && !ptrs)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for %zu SVM "
+                          "pointers", size / sizeof(void *));
     if (size)
         memcpy(ptrs, value, size);
     free(kernel->svm_ptrs);
@@ -388,16 +420,17 @@ static cl_int exec_fine_grain_system(struct _cl_kernel *kernel, size_t size,
                                      const void *value)
 {
     cl_bool on;
-    /* CL_INVALID_VALUE: no cl_bool to read. */
     if (!value || size != sizeof(on))
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_value_size %zu: no "
+                          "cl_bool to read", size);
     memcpy(&on, value, sizeof(on));
-    /* CL_INVALID_OPERATION "if param_name is
-     * CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM and param_value is CL_TRUE
-     * and no devices in the context associated with kernel support
-     * fine-grain system SVM allocations": refcl's devices do not. */
+    /* refcl's devices have no fine-grain system SVM allocations. */
     if (on)
-        return CL_INVALID_OPERATION;
+        return REFCL_FAIL(CL_INVALID_OPERATION, "\"if param_name is "
+                          "CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM and "
+                          "param_value is CL_TRUE and no devices in the "
+                          "context associated with kernel support "
+                          "fine-grain system SVM allocations\"");
     kernel->svm_fine_grain_system = CL_FALSE;
     return CL_SUCCESS;
 }
@@ -408,14 +441,14 @@ cl_int CL_API_CALL refcl_clSetKernelExecInfo(cl_kernel kernel,
                                              const void *param_value)
 {
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
-        return CL_INVALID_KERNEL;
+        return refcl_invalid_handle(kernel, REFCL_KERNEL);
     switch (param_name) {
     case CL_KERNEL_EXEC_INFO_SVM_PTRS:
         return exec_svm_ptrs(kernel, param_value_size, param_value);
     case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
         return exec_fine_grain_system(kernel, param_value_size, param_value);
     default:
-        /* CL_INVALID_VALUE "if param_name is not valid". */
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not valid\"", param_name);
     }
 }

@@ -18,9 +18,13 @@
 cl_int refcl_kernel_buffer_check(const struct _cl_context *context,
                                  const struct _cl_mem *mem)
 {
-    return refcl_mem_check(mem, context) == CL_SUCCESS
+    if (!refcl_object_valid(mem, REFCL_MEM))
+        return refcl_invalid_handle(mem, REFCL_MEM);
+    return mem->context == context
                ? CL_SUCCESS
-               : CL_INVALID_MEM_OBJECT;
+               : REFCL_FAIL(CL_INVALID_MEM_OBJECT, "\"The memory object "
+                            "must be created with the context associated "
+                            "with the kernel object\"");
 }
 
 bool refcl_kernel_buffer_misaligned(const struct _cl_mem *mem)

@@ -27,11 +27,7 @@ struct native_command {
     size_t *at;            /* where in args each one's address goes */
 };
 
-/* CL_INVALID_VALUE "if user_func is NULL", "if args is a NULL value and
- * cb_args > 0, or if args is a NULL value and num_mem_objects > 0", "if
- * args is not NULL and cb_args is 0", "if num_mem_objects > 0 and mem_list
- * or args_mem_loc are NULL", "if num_mem_objects = 0 and mem_list or
- * args_mem_loc are not NULL". */
+/* The CL_INVALID_VALUE rules of the arguments' shape. */
 static cl_int shape_check(void(CL_CALLBACK *user_func)(void *),
                           const void *args, size_t cb_args,
                           cl_uint num_mem_objects, const cl_mem *mem_list,
@@ -39,9 +35,26 @@ static cl_int shape_check(void(CL_CALLBACK *user_func)(void *),
 {
     bool lists = mem_list && args_mem_loc;
     bool no_lists = !mem_list && !args_mem_loc;
-    if (!user_func || (!args && (cb_args || num_mem_objects)) ||
-        (args && !cb_args) || (num_mem_objects ? !lists : !no_lists))
-        return CL_INVALID_VALUE;
+    if (!user_func)
+        return REFCL_FAIL(CL_INVALID_VALUE, "user_func NULL: \"if user_func "
+                          "is NULL\"");
+    if (!args && cb_args)
+        return REFCL_FAIL(CL_INVALID_VALUE, "cb_args %zu: \"if args is a "
+                          "NULL value and cb_args > 0\"", cb_args);
+    if (!args && num_mem_objects)
+        return REFCL_FAIL(CL_INVALID_VALUE, "num_mem_objects %u: \"if args "
+                          "is a NULL value and num_mem_objects > 0\"",
+                          num_mem_objects);
+    if (args && !cb_args)
+        return REFCL_FAIL(CL_INVALID_VALUE, "\"if args is not NULL and "
+                          "cb_args is 0\"");
+    if (num_mem_objects && !lists)
+        return REFCL_FAIL(CL_INVALID_VALUE, "num_mem_objects %u: \"if "
+                          "num_mem_objects > 0 and mem_list or args_mem_loc "
+                          "are NULL\"", num_mem_objects);
+    if (!num_mem_objects && !no_lists)
+        return REFCL_FAIL(CL_INVALID_VALUE, "\"if num_mem_objects = 0 and "
+                          "mem_list or args_mem_loc are not NULL\"");
     return CL_SUCCESS;
 }
 
@@ -59,12 +72,17 @@ static cl_int mems_check(const struct _cl_context *context, const void *args,
         uintptr_t at = (uintptr_t)args_mem_loc[i] - (uintptr_t)args;
         if ((uintptr_t)args_mem_loc[i] < (uintptr_t)args ||
             cb_args < sizeof(void *) || at > cb_args - sizeof(void *))
-            return CL_INVALID_VALUE;
+            return REFCL_FAIL(CL_INVALID_VALUE, "args_mem_loc[%u] not a "
+                              "handle's place inside the %zu bytes of args",
+                              i, cb_args);
     }
-    for (cl_uint i = 0; i < num_mem_objects; i++)
-        if (mem_list[i] &&
-            refcl_kernel_buffer_check(context, mem_list[i]) != CL_SUCCESS)
-            return CL_INVALID_MEM_OBJECT;
+    for (cl_uint i = 0; i < num_mem_objects; i++) {
+        cl_int status = mem_list[i]
+                            ? refcl_kernel_buffer_check(context, mem_list[i])
+                            : CL_SUCCESS;
+        if (status != CL_SUCCESS)
+            return status;
+    }
     return CL_SUCCESS;
 }
 
@@ -91,11 +109,10 @@ static cl_int command_make(void(CL_CALLBACK *user_func)(void *),
      * type from it. */
     size_t align = _Alignof(max_align_t);
     size_t at_args = (head + align - 1) / align * align;
-    if (cb_args > SIZE_MAX - at_args)
-        return CL_OUT_OF_HOST_MEMORY;
-    struct native_command *c = malloc(at_args + cb_args);
-    if (!c)
-        return CL_OUT_OF_HOST_MEMORY;
+    struct native_command *c = NULL;
+    if (cb_args > SIZE_MAX - at_args || !(c = malloc(at_args + cb_args)))
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command "
+                          "and its %zu bytes of args", cb_args);
     c->fn = user_func;
     c->num_mems = num_mems;
     c->mems = (struct _cl_mem **)(c + 1);
@@ -112,13 +129,15 @@ static cl_int command_make(void(CL_CALLBACK *user_func)(void *),
     }
     /* "Before the user function is executed, the memory object handles are
      * replaced by pointers to global memory": the addresses do not change
-     * while the command holds the buffers. CL_MEM_OBJECT_ALLOCATION_FAILURE
-     * "if there is a failure to allocate memory for data store associated
-     * with buffer objects specified as arguments to kernel". */
+     * while the command holds the buffers. */
     for (cl_uint i = 0; i < num_mems; i++) {
         void *address = NULL;
         if (c->mems[i] && !(address = refcl_mem_address(c->mems[i])))
-            status = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+            status = REFCL_FAIL(CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                                "mem_list[%u]: \"if there is a failure to "
+                                "allocate memory for data store associated "
+                                "with buffer objects specified as arguments "
+                                "to kernel\"", i);
         memcpy((char *)c->args + c->at[i], &address, sizeof(address));
     }
     if (status != CL_SUCCESS) {
@@ -154,15 +173,16 @@ cl_int CL_API_CALL refcl_clEnqueueNativeKernel(
     /* CL_INVALID_COMMAND_QUEUE "if command_queue is not a valid host
      * command-queue". */
     if (!refcl_object_valid(queue, REFCL_QUEUE))
-        return CL_INVALID_COMMAND_QUEUE;
+        return refcl_invalid_handle(queue, REFCL_QUEUE);
     cl_int status = shape_check(user_func, args, cb_args, num_mem_objects,
                                 mem_list, args_mem_loc);
-    /* CL_INVALID_OPERATION "if the device associated with command_queue
-     * cannot execute the native kernel": every refcl device lists
-     * CL_EXEC_NATIVE_KERNEL (REFCL_EXEC_CAPABILITIES). */
+    /* Every refcl device lists CL_EXEC_NATIVE_KERNEL
+     * (REFCL_EXEC_CAPABILITIES). */
     if (status == CL_SUCCESS && !(REFCL_EXEC_CAPABILITIES &
                                   CL_EXEC_NATIVE_KERNEL))
-        status = CL_INVALID_OPERATION;
+        status = REFCL_FAIL(CL_INVALID_OPERATION, "\"if the device "
+                            "associated with command_queue cannot execute "
+                            "the native kernel\"");
     if (status == CL_SUCCESS)
         status = mems_check(queue->context, args, cb_args, num_mem_objects,
                             mem_list, args_mem_loc);
@@ -173,7 +193,7 @@ cl_int CL_API_CALL refcl_clEnqueueNativeKernel(
         status = refcl_wait_list_check(queue->context, num_events, wait_list);
     if (status != CL_SUCCESS)
         return status;
-    struct native_command *c;
+    struct native_command *c = NULL;
     status = command_make(user_func, args, cb_args, num_mem_objects, mem_list,
                           args_mem_loc, &c);
     if (status != CL_SUCCESS)

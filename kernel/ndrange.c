@@ -84,31 +84,33 @@ static size_t size_mul(size_t a, size_t b)
     return __builtin_mul_overflow(a, b, &product) ? SIZE_MAX : product;
 }
 
-/* CL_INVALID_WORK_DIMENSION "if work_dim is not valid for the device ...
- * (is greater than the value returned for
- * CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)"; "work_dim must be greater than
- * zero". CL_INVALID_GLOBAL_OFFSET "if the value specified in
- * global_work_size plus the corresponding value in global_work_offset for
- * any dimensions is greater than the maximum value representable by
- * size_t". No size_t exceeds a size_t: the CL_INVALID_GLOBAL_WORK_SIZE of
- * that kind cannot happen, and a NULL or zero global size is no error for
- * an OpenCL 2.1 or newer device. */
+/* No size_t exceeds a size_t: the CL_INVALID_GLOBAL_WORK_SIZE of that
+ * kind cannot happen, and a NULL or zero global size is no error for an
+ * OpenCL 2.1 or newer device. */
 static cl_int global_check(const struct request *req)
 {
-    if (req->dims < 1 || req->dims > 3)
-        return CL_INVALID_WORK_DIMENSION;
+    if (req->dims < 1)
+        return REFCL_FAIL(CL_INVALID_WORK_DIMENSION, "work_dim 0: "
+                          "\"work_dim must be greater than zero\"");
+    if (req->dims > 3)
+        return REFCL_FAIL(CL_INVALID_WORK_DIMENSION, "work_dim %u: \"if "
+                          "work_dim is not valid for the device ... (is "
+                          "greater than the value returned for "
+                          "CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)\" (3)",
+                          req->dims);
     for (cl_uint d = 0; req->global && req->offset && d < req->dims; d++)
         if (req->global[d] > SIZE_MAX - req->offset[d])
-            return CL_INVALID_GLOBAL_OFFSET;
+            return REFCL_FAIL(CL_INVALID_GLOBAL_OFFSET, "dimension %u: "
+                              "\"if the value specified in global_work_size "
+                              "plus the corresponding value in "
+                              "global_work_offset for any dimensions is "
+                              "greater than the maximum value representable "
+                              "by size_t\"", d);
     return CL_SUCCESS;
 }
 
-/* CL_INVALID_WORK_ITEM_SIZE "if the number of work-items specified in any
- * dimension of local_work_size is ... greater than the corresponding value
- * returned for CL_DEVICE_MAX_WORK_ITEM_SIZES"; CL_INVALID_WORK_GROUP_SIZE
- * "if the total number of work-items in the work-group is zero" or "is
- * greater than ... CL_KERNEL_WORK_GROUP_SIZE". Each dimension first: with
- * every dimension at most the work-group limit, either error can happen.
+/* Each dimension first: with every dimension at most the work-group
+ * limit, either error can happen.
  * No built-in kernel requires a work-group size or a number of
  * sub-groups, and non-uniform work-groups are supported. */
 static cl_int local_check(const struct request *req)
@@ -118,12 +120,23 @@ static cl_int local_check(const struct request *req)
     size_t items = 1;
     for (cl_uint d = 0; d < req->dims; d++) {
         if (req->local[d] > REFCL_MAX_WORK_GROUP_SIZE)
-            return CL_INVALID_WORK_ITEM_SIZE;
+            return REFCL_FAIL(CL_INVALID_WORK_ITEM_SIZE, "local_work_size[%u] "
+                              "%zu: \"if the number of work-items specified "
+                              "in any dimension of local_work_size is ... "
+                              "greater than the corresponding value returned "
+                              "for CL_DEVICE_MAX_WORK_ITEM_SIZES\" (%u)", d,
+                              req->local[d], REFCL_MAX_WORK_GROUP_SIZE);
         items *= req->local[d]; /* at most 4096^3: no overflow */
     }
-    return items == 0 || items > REFCL_MAX_WORK_GROUP_SIZE
-               ? CL_INVALID_WORK_GROUP_SIZE
-               : CL_SUCCESS;
+    if (items == 0)
+        return REFCL_FAIL(CL_INVALID_WORK_GROUP_SIZE, "\"if the total number "
+                          "of work-items in the work-group is zero\"");
+    if (items > REFCL_MAX_WORK_GROUP_SIZE)
+        return REFCL_FAIL(CL_INVALID_WORK_GROUP_SIZE, "%zu work-items: \"if "
+                          "the total number of work-items in the work-group "
+                          "is greater than ... CL_KERNEL_WORK_GROUP_SIZE\" "
+                          "(%u)", items, REFCL_MAX_WORK_GROUP_SIZE);
+    return CL_SUCCESS;
 }
 
 /* True if the range has no work-item: "If ... global_work_size is NULL or
@@ -137,13 +150,13 @@ static bool range_empty(const struct request *req)
     return !req->global;
 }
 
-/* CL_INVALID_KERNEL_ARGS "if any kernel arguments for kernel have not
- * been set". */
 static cl_int args_set_check(const struct _cl_kernel *kernel)
 {
     for (cl_uint i = 0; i < kernel->builtin->num_args; i++)
         if (!kernel->args[i].set)
-            return CL_INVALID_KERNEL_ARGS;
+            return REFCL_FAIL(CL_INVALID_KERNEL_ARGS, "argument %u: \"if any "
+                              "kernel arguments for kernel have not been "
+                              "set\"", i);
     return CL_SUCCESS;
 }
 
@@ -180,7 +193,8 @@ static cl_int range_fill(struct ndrange_command *c, const struct request *req)
          * kernel takes. */
         size_t most = local_room(c);
         if (most == 0)
-            return CL_INVALID_KERNEL_ARGS;
+            return REFCL_FAIL(CL_INVALID_KERNEL_ARGS, "a __local argument "
+                              "too small for one work-item");
         r->local[0] = r->global[0] < most ? r->global[0] : most;
     }
     for (cl_uint d = 0; d < 3; d++) {
@@ -225,13 +239,16 @@ static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
     if (!arg->mem)
         return CL_SUCCESS;
     /* Released since it was set: the application's error, refused. */
-    if (refcl_kernel_buffer_check(context, arg->mem) != CL_SUCCESS)
-        return CL_INVALID_KERNEL_ARGS;
-    /* CL_MISALIGNED_SUB_BUFFER_OFFSET "if a kernel argument for kernel is
-     * a sub-buffer object and the offset specified when the sub-buffer
-     * object is created is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN". */
+    if (!refcl_object_valid(arg->mem, REFCL_MEM) ||
+        arg->mem->context != context)
+        return REFCL_FAIL(CL_INVALID_KERNEL_ARGS, "argument %u: a cl_mem "
+                          "released since it was set", i);
     if (refcl_kernel_buffer_misaligned(arg->mem))
-        return CL_MISALIGNED_SUB_BUFFER_OFFSET;
+        return REFCL_FAIL(CL_MISALIGNED_SUB_BUFFER_OFFSET, "argument %u: \"if "
+                          "a kernel argument for kernel is a sub-buffer "
+                          "object and the offset specified when the "
+                          "sub-buffer object is created is not aligned to "
+                          "CL_DEVICE_MEM_BASE_ADDR_ALIGN\"", i);
     /* The bytes of an import of read-only memory are never written
      * (refcl/memory.h): a kernel that writes its argument is refused as
      * the memory commands that write are. */
@@ -239,14 +256,15 @@ static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
     if (desc->kind == REFCL_ARG_GLOBAL &&
         !(desc->qualifier & CL_KERNEL_ARG_TYPE_CONST) &&
         refcl_mem_writable(arg->mem) != CL_SUCCESS)
-        return CL_INVALID_OPERATION;
-    /* CL_MEM_OBJECT_ALLOCATION_FAILURE "if there is a failure to allocate
-     * memory for data store associated with image or buffer objects
-     * specified as arguments to kernel": a buffer's storage is allocated
-     * by its first use. */
+        return REFCL_FAIL(CL_INVALID_OPERATION, "argument %u: a buffer of "
+                          "read-only memory the kernel writes", i);
+    /* A buffer's storage is allocated by its first use. */
     reach->ptr = refcl_mem_address(arg->mem);
     if (!reach->ptr)
-        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        return REFCL_FAIL(CL_MEM_OBJECT_ALLOCATION_FAILURE, "argument %u: "
+                          "\"if there is a failure to allocate memory for "
+                          "data store associated with image or buffer "
+                          "objects specified as arguments to kernel\"", i);
     reach->room = refcl_mem_size(arg->mem);
     /* "If the argument is declared with the constant qualifier, the size
      * in bytes of the memory object cannot exceed
@@ -254,7 +272,11 @@ static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
      * of the device's resources (CL_OUT_OF_RESOURCES). */
     if (c->builtin->args[i].kind == REFCL_ARG_CONSTANT &&
         reach->room > REFCL_MAX_CONSTANT_BUFFER_SIZE)
-        return CL_OUT_OF_RESOURCES;
+        return REFCL_FAIL(CL_OUT_OF_RESOURCES, "argument %u: a __constant "
+                          "buffer of %zu bytes; \"the size in bytes of the "
+                          "memory object cannot exceed "
+                          "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE\"", i,
+                          reach->room);
     c->held[i] = arg->mem;
     return CL_SUCCESS;
 }
@@ -277,7 +299,9 @@ static cl_int arg_take(struct ndrange_command *c, cl_uint i)
     case REFCL_ARG_LOCAL:
         /* A __local argument smaller than the work-group needs. */
         if (need > arg->local_size)
-            return CL_INVALID_KERNEL_ARGS;
+            return REFCL_FAIL(CL_INVALID_KERNEL_ARGS, "argument %u: a "
+                              "__local size of %zu bytes, %zu needed", i,
+                              arg->local_size, need);
         c->local_at[i] = c->scratch;
         /* Each __local argument aligned as every allocation is. */
         c->scratch += (arg->local_size + REFCL_MEM_BASE_ALIGN - 1) /
@@ -288,8 +312,14 @@ static cl_int arg_take(struct ndrange_command *c, cl_uint i)
         if (status != CL_SUCCESS)
             return status;
         /* Past the end, through NULL, or misaligned for its type. */
-        if (need > reach.room || (uintptr_t)reach.ptr % desc->size != 0)
-            return CL_INVALID_KERNEL_ARGS;
+        if (need > reach.room)
+            return REFCL_FAIL(CL_INVALID_KERNEL_ARGS, "argument %u: %zu "
+                              "bytes reached, %zu there", i, need,
+                              reach.room);
+        if ((uintptr_t)reach.ptr % desc->size != 0)
+            return REFCL_FAIL(CL_INVALID_KERNEL_ARGS, "argument %u: "
+                              "misaligned for its %zu-byte type", i,
+                              desc->size);
         c->args[i].ptr = reach.ptr;
         return CL_SUCCESS;
     }
@@ -384,15 +414,16 @@ static cl_int command_make(struct _cl_kernel *kernel,
 {
     struct ndrange_command *c = command_alloc(kernel);
     if (!c)
-        return CL_OUT_OF_HOST_MEMORY;
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     cl_int status = range_fill(c, req);
     for (cl_uint i = 0; status == CL_SUCCESS && i < c->builtin->num_args;
          i++)
         status = arg_take(c, i);
-    /* CL_OUT_OF_RESOURCES: "insufficient resources needed to execute the
-     * kernel ... such as ... local memory". */
     if (status == CL_SUCCESS && c->scratch > refcl_local_mem_size())
-        status = CL_OUT_OF_RESOURCES;
+        status = REFCL_FAIL(CL_OUT_OF_RESOURCES, "%zu bytes of __local "
+                            "memory: \"insufficient resources needed to "
+                            "execute the kernel ... such as ... local "
+                            "memory\"", c->scratch);
     if (status != CL_SUCCESS) {
         free(c);
         return status;
@@ -535,22 +566,18 @@ static cl_int enqueue(cl_command_queue queue, cl_kernel kernel,
                       cl_uint num_events, const cl_event *wait_list,
                       cl_event *event)
 {
-    /* CL_INVALID_COMMAND_QUEUE "if command_queue is not a valid host
-     * command-queue". */
     if (!refcl_object_valid(queue, REFCL_QUEUE))
-        return CL_INVALID_COMMAND_QUEUE;
-    /* CL_INVALID_KERNEL "if kernel is not a valid kernel". */
+        return refcl_invalid_handle(queue, REFCL_QUEUE);
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
-        return CL_INVALID_KERNEL;
-    /* CL_INVALID_PROGRAM_EXECUTABLE "if there is no successfully built
-     * program executable available for the device associated with
-     * command_queue". */
+        return refcl_invalid_handle(kernel, REFCL_KERNEL);
     if (!refcl_program_runs_on(kernel->program, queue->device))
-        return CL_INVALID_PROGRAM_EXECUTABLE;
-    /* CL_INVALID_CONTEXT "if the context associated with command_queue and
-     * kernel are not the same". */
+        return REFCL_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "\"if there is no "
+                          "successfully built program executable available "
+                          "for the device associated with command_queue\"");
     if (kernel->context != queue->context)
-        return CL_INVALID_CONTEXT;
+        return REFCL_FAIL(CL_INVALID_CONTEXT, "\"if the context associated "
+                          "with command_queue and kernel are not the "
+                          "same\"");
     cl_int status = args_set_check(kernel);
     if (status == CL_SUCCESS)
         status = global_check(req);

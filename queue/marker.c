@@ -29,7 +29,7 @@ static cl_int enqueue_checked(cl_command_queue queue, bool barrier,
                               cl_event *event)
 {
     if (!refcl_object_valid(queue, REFCL_QUEUE))
-        return CL_INVALID_COMMAND_QUEUE;
+        return refcl_invalid_handle(queue, REFCL_QUEUE);
     cl_int status = refcl_wait_list_check(queue->context, num_events,
                                           wait_list);
     if (status != CL_SUCCESS)
@@ -59,10 +59,10 @@ cl_int CL_API_CALL refcl_clEnqueueMarker(cl_command_queue queue,
                                          cl_event *event)
 {
     if (!refcl_object_valid(queue, REFCL_QUEUE))
-        return CL_INVALID_COMMAND_QUEUE;
-    /* CL_INVALID_VALUE "if event is NULL". */
+        return refcl_invalid_handle(queue, REFCL_QUEUE);
     if (!event)
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "event NULL: \"if event is "
+                          "NULL\"");
     return enqueue(queue, false, 0, NULL, event);
 }
 
@@ -83,10 +83,12 @@ cl_int CL_API_CALL refcl_clEnqueueWaitForEvents(cl_command_queue queue,
                                                 const cl_event *event_list)
 {
     if (!refcl_object_valid(queue, REFCL_QUEUE))
-        return CL_INVALID_COMMAND_QUEUE;
+        return refcl_invalid_handle(queue, REFCL_QUEUE);
     cl_int status = refcl_event_list_check(num_events, event_list);
     if (status == CL_SUCCESS && event_list[0]->context != queue->context)
-        status = CL_INVALID_CONTEXT;
+        status = REFCL_FAIL(CL_INVALID_CONTEXT, "\"if context associated "
+                            "with command_queue and events in event_list are "
+                            "not the same\"");
     if (status != CL_SUCCESS)
         return status;
     return enqueue(queue, true, num_events, event_list, NULL);

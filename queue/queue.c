@@ -34,30 +34,39 @@ struct queue_request {
 static cl_int target_check(cl_context context, cl_device_id device)
 {
     if (!refcl_object_valid(context, REFCL_CONTEXT))
-        return CL_INVALID_CONTEXT;
-    if (!refcl_object_valid(device, REFCL_DEVICE) ||
-        !refcl_context_has_device(context, device))
-        return CL_INVALID_DEVICE;
+        return refcl_invalid_handle(context, REFCL_CONTEXT);
+    if (!refcl_object_valid(device, REFCL_DEVICE))
+        return refcl_invalid_handle(device, REFCL_DEVICE);
+    if (!refcl_context_has_device(context, device))
+        return REFCL_FAIL(CL_INVALID_DEVICE, "\"if device ... is not "
+                          "associated with context\"");
     return CL_SUCCESS;
 }
 
-/* The CL_QUEUE_PROPERTIES bits of clCreateCommandQueueWithProperties:
- * CL_INVALID_VALUE "if values specified in properties are not valid",
- * CL_INVALID_QUEUE_PROPERTIES "if values specified in properties are valid
- * but are not supported by the device". */
+/* The CL_QUEUE_PROPERTIES bits of clCreateCommandQueueWithProperties;
+ * breaking one of the rules of the table makes them "not valid". */
 static cl_int bits_check(cl_command_queue_properties bits, bool sized)
 {
     bool on_device = bits & CL_QUEUE_ON_DEVICE;
     if (bits & ~(cl_command_queue_properties)ALL_PROPERTIES)
-        return CL_INVALID_VALUE;
-    /* "If CL_QUEUE_ON_DEVICE is set, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
-     * must also be set"; CL_QUEUE_ON_DEVICE_DEFAULT "can only be used with
-     * CL_QUEUE_ON_DEVICE"; CL_QUEUE_SIZE "can only be specified if
-     * CL_QUEUE_ON_DEVICE is set". */
-    if ((on_device && !(bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) ||
-        (!on_device && ((bits & CL_QUEUE_ON_DEVICE_DEFAULT) || sized)))
-        return CL_INVALID_VALUE;
-    return on_device ? CL_INVALID_QUEUE_PROPERTIES : CL_SUCCESS;
+        return REFCL_FAIL(CL_INVALID_VALUE, "CL_QUEUE_PROPERTIES 0x%llX: "
+                          "\"if values specified in properties are not "
+                          "valid\"", (unsigned long long)bits);
+    if (on_device && !(bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        return REFCL_FAIL(CL_INVALID_VALUE, "\"If CL_QUEUE_ON_DEVICE is "
+                          "set, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE must "
+                          "also be set\"");
+    if (!on_device && (bits & CL_QUEUE_ON_DEVICE_DEFAULT))
+        return REFCL_FAIL(CL_INVALID_VALUE, "CL_QUEUE_ON_DEVICE_DEFAULT "
+                          "\"can only be used with CL_QUEUE_ON_DEVICE\"");
+    if (!on_device && sized)
+        return REFCL_FAIL(CL_INVALID_VALUE, "CL_QUEUE_SIZE \"can only be "
+                          "specified if CL_QUEUE_ON_DEVICE is set\"");
+    if (on_device)
+        return REFCL_FAIL(CL_INVALID_QUEUE_PROPERTIES, "CL_QUEUE_ON_DEVICE: "
+                          "\"if values specified in properties are valid "
+                          "but are not supported by the device\"");
+    return CL_SUCCESS;
 }
 
 /* Unknown and repeated names are "not valid" values too. */
@@ -70,17 +79,23 @@ static cl_int properties_parse(const cl_queue_properties *list,
         switch (p[0]) {
         case CL_QUEUE_PROPERTIES:
             if (seen_properties)
-                return CL_INVALID_VALUE;
+                return REFCL_FAIL(CL_INVALID_VALUE, "CL_QUEUE_PROPERTIES "
+                                  "twice: \"if values specified in "
+                                  "properties are not valid\"");
             seen_properties = true;
             req->properties = p[1];
             break;
         case CL_QUEUE_SIZE:
             if (sized)
-                return CL_INVALID_VALUE;
+                return REFCL_FAIL(CL_INVALID_VALUE, "CL_QUEUE_SIZE twice: "
+                                  "\"if values specified in properties are "
+                                  "not valid\"");
             sized = true;
             break;
         default:
-            return CL_INVALID_VALUE;
+            return REFCL_FAIL(CL_INVALID_VALUE, "property 0x%llX: \"if "
+                              "values specified in properties are not "
+                              "valid\"", (unsigned long long)p[0]);
         }
     }
     req->list = list;
@@ -108,7 +123,10 @@ static cl_command_queue queue_create(cl_context context, cl_device_id device,
     struct _cl_command_queue *queue = refcl_object_alloc(
         REFCL_QUEUE, &context->obj, context->obj.platform, NULL);
     if (!queue)
-        return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+        return refcl_errcode(NULL,
+                             REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                        "no memory for the queue"),
+                             errcode_ret);
     refcl_object_retain(&context->obj);
     refcl_device_retain(device);
     queue->context = context;
@@ -119,7 +137,10 @@ static cl_command_queue queue_create(cl_context context, cl_device_id device,
     queue->properties_array = bytes ? malloc(bytes) : NULL;
     if (!queue->executor || (bytes && !queue->properties_array)) {
         queue_destroy(&queue->obj);
-        return refcl_errcode(NULL, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+        return refcl_errcode(NULL,
+                             REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                        "no memory for the queue"),
+                             errcode_ret);
     }
     if (bytes)
         memcpy(queue->properties_array, req->list, bytes);
@@ -152,7 +173,9 @@ cl_command_queue CL_API_CALL refcl_clCreateCommandQueue(
     cl_int status = target_check(context, device);
     if (status == CL_SUCCESS &&
         (properties & ~(cl_command_queue_properties)HOST_PROPERTIES))
-        status = CL_INVALID_VALUE;
+        status = REFCL_FAIL(CL_INVALID_VALUE, "properties 0x%llX: \"if "
+                            "values specified in properties are not valid\"",
+                            (unsigned long long)properties);
     if (status != CL_SUCCESS)
         return refcl_errcode(NULL, status, errcode_ret);
     return queue_create(context, device, &req, errcode_ret);
@@ -188,7 +211,7 @@ cl_int CL_API_CALL refcl_clGetCommandQueueInfo(cl_command_queue queue,
                                                size_t *param_value_size_ret)
 {
     if (!refcl_object_valid(queue, REFCL_QUEUE))
-        return CL_INVALID_COMMAND_QUEUE;
+        return refcl_invalid_handle(queue, REFCL_QUEUE);
     static const cl_command_queue no_queue = NULL;
     const void *value;
     size_t size;
@@ -218,9 +241,10 @@ cl_int CL_API_CALL refcl_clGetCommandQueueInfo(cl_command_queue queue,
         size = queue->properties_len * sizeof(cl_queue_properties);
         break;
     case CL_QUEUE_SIZE:
-        /* CL_INVALID_COMMAND_QUEUE "if command_queue is not a valid
-         * command-queue for param_name": a host queue has no size. */
-        return CL_INVALID_COMMAND_QUEUE;
+        /* A host queue has no size. */
+        return REFCL_FAIL(CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE: \"if "
+                          "command_queue is not a valid command-queue for "
+                          "param_name\"");
     case CL_QUEUE_DEVICE_DEFAULT:
         /* "the current default command-queue for the underlying device":
          * there is none without on-device queues. */
@@ -228,7 +252,9 @@ cl_int CL_API_CALL refcl_clGetCommandQueueInfo(cl_command_queue queue,
         size = sizeof(no_queue);
         break;
     default:
-        return CL_INVALID_VALUE;
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
     }
     return refcl_info_return(value, size, param_value_size, param_value,
                              param_value_size_ret);
@@ -243,14 +269,14 @@ cl_int CL_API_CALL refcl_clSetCommandQueueProperty(
     (void)enable;
     (void)old_properties; /* written on success only, which never comes */
     if (!refcl_object_valid(queue, REFCL_QUEUE))
-        return CL_INVALID_COMMAND_QUEUE;
-    /* CL_INVALID_VALUE "if values specified in properties are not
-     * valid". */
+        return refcl_invalid_handle(queue, REFCL_QUEUE);
     if (properties & ~(cl_command_queue_properties)HOST_PROPERTIES)
-        return CL_INVALID_VALUE;
-    /* CL_INVALID_OPERATION "if no devices in the context associated with
-     * command_queue support modifying the properties of a command-queue". */
-    return CL_INVALID_OPERATION;
+        return REFCL_FAIL(CL_INVALID_VALUE, "properties 0x%llX: \"if values "
+                          "specified in properties are not valid\"",
+                          (unsigned long long)properties);
+    return REFCL_FAIL(CL_INVALID_OPERATION, "\"if no devices in the context "
+                      "associated with command_queue support modifying the "
+                      "properties of a command-queue\"");
 }
 
 cl_int CL_API_CALL refcl_clSetDefaultDeviceCommandQueue(cl_context context,
@@ -260,12 +286,12 @@ cl_int CL_API_CALL refcl_clSetDefaultDeviceCommandQueue(cl_context context,
     cl_int status = target_check(context, device);
     if (status != CL_SUCCESS)
         return status;
-    /* CL_INVALID_OPERATION "if device does not support a replaceable
-     * default on-device queue": no refcl device has on-device queues, so
-     * no command_queue can be one for it, whatever it is (OpenCL-CTS
-     * test_api consistency_device_enqueue passes NULL and wants this). */
+    /* No refcl device has on-device queues, so no command_queue can be one
+     * for it, whatever it is (OpenCL-CTS test_api
+     * consistency_device_enqueue passes NULL and wants this). */
     (void)queue;
-    return CL_INVALID_OPERATION;
+    return REFCL_FAIL(CL_INVALID_OPERATION, "\"if device does not support a "
+                      "replaceable default on-device queue\"");
 }
 
 /* CL_INVALID_COMMAND_QUEUE "if command_queue is not a valid host
@@ -281,7 +307,7 @@ cl_int CL_API_CALL refcl_clFlush(cl_command_queue queue)
 cl_int CL_API_CALL refcl_clFinish(cl_command_queue queue)
 {
     if (!refcl_object_valid(queue, REFCL_QUEUE))
-        return CL_INVALID_COMMAND_QUEUE;
+        return refcl_invalid_handle(queue, REFCL_QUEUE);
     refcl_executor_finish(queue);
     return CL_SUCCESS;
 }

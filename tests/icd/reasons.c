@@ -124,6 +124,42 @@ int main(void)
                "host_ptr=NULL, errcode_ret=ptr) = mem#1 "
                "(errcode_ret=CL_SUCCESS)");
 
+    /* event/: a status neither CL_COMPLETE nor negative. (clWaitForEvents
+     * with no events never gets past the loaders, which need an event to
+     * find the driver.) */
+    cl_event user = clCreateUserEvent(context, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    CHECK_EQ(clSetUserEventStatus(user, CL_RUNNING), CL_INVALID_VALUE);
+    CHECK_LINE("clSetUserEventStatus(event=event#1, execution_status=1) = "
+               "CL_INVALID_VALUE (execution_status 1: \"if the "
+               "execution_status is not CL_COMPLETE or a negative integer "
+               "value\")");
+    CHECK_EQ(clReleaseEvent(user), CL_SUCCESS);
+
+    /* queue/: a property name no queue has. */
+    const cl_queue_properties bad_property[] = {0x7777, 1, 0};
+    CHECK(clCreateCommandQueueWithProperties(context, device, bad_property,
+                                             &err) == NULL);
+    CHECK_EQ(err, CL_INVALID_VALUE);
+    CHECK_LINE("clCreateCommandQueueWithProperties(context=context#1, "
+               "device=device#1, properties=ptr, errcode_ret=ptr) = NULL "
+               "(errcode_ret=CL_INVALID_VALUE) (property 0x7777: \"if values "
+               "specified in properties are not valid\")");
+
+    /* kernel/: an argument index past the kernel's 3. */
+    cl_program program = clCreateProgramWithBuiltInKernels(
+        context, 1, &device, "refcl_saxpy_float", &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    cl_kernel kernel = clCreateKernel(program, "refcl_saxpy_float", &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    float a = 2.0f;
+    CHECK_EQ(clSetKernelArg(kernel, 3, sizeof(a), &a), CL_INVALID_ARG_INDEX);
+    CHECK_LINE("clSetKernelArg(kernel=kernel#1, arg_index=3, arg_size=4, "
+               "arg_value=ptr) = CL_INVALID_ARG_INDEX (arg_index 3 of 3: \"if "
+               "arg_index is not a valid argument index\")");
+    CHECK_EQ(clReleaseKernel(kernel), CL_SUCCESS);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+
     CHECK_EQ(clReleaseMemObject(mem), CL_SUCCESS);
     CHECK_EQ(clReleaseContext(context), CL_SUCCESS);
     if (!test_failures)
