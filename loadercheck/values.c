@@ -211,6 +211,22 @@ static bool real_optional_pointer(const char *name)
     return false;
 }
 
+/* A handle list a loader may find the vendor in instead of the dispatch
+ * parameter: clCreateContext's devices, after its properties (the Khronos
+ * loader dispatches on devices[0] and answers an empty list itself with
+ * the spec's CL_INVALID_VALUE, "if num_devices is equal to zero", so an
+ * empty one would report a loader that is right). */
+static bool loader_may_dispatch_on(const struct entry *entry, int index)
+{
+    int dispatch = entry_dispatch_param(entry);
+    if (dispatch < 0 || entry->params[dispatch].kind != PROPS_CONTEXT)
+        return false;
+    for (int i = dispatch + 1; i < entry->num_params; i++)
+        if (entry->params[i].kind == ARG_HANDLE_LIST)
+            return i == index;
+    return false;
+}
+
 static int pointer_choices(cl_ulong *choices)
 {
     choices[0] = CHOICE_DEFAULT;
@@ -237,6 +253,9 @@ int values_choices(const struct entry *entry, int index, bool forced,
     case ARG_HANDLE_LIST:
         if (index == entry_dispatch_param(entry))
             return 0; /* the loader finds the vendor in it */
+        if (loader_may_dispatch_on(entry, index)) /* never empty */
+            return forced ? add_list(choices, 0, LIST(2, 1, 3), 8)
+                          : add_list(choices, 0, LIST(1, 2), 8);
         return forced ? add_list(choices, 0, LIST(2, 0, 1, 3), 8)
                       : add_list(choices, 0, LIST(1, 0, 2), 8);
     default:
