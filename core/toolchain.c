@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Finds the compiler's parts (refcl/toolchain.h) once, with access() calls
+ * only. The defaults are those the build configured (the Debian package
+ * refcl-opencl-compiler installs the plugin and the library there and
+ * depends on the clang they were built for).
+ */
+#include <limits.h>
+#include <stdbool.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "refcl/toolchain.h"
+#include "refcl/version.h"
+
+#ifndef REFCL_CLANG_DEFAULT
+#define REFCL_CLANG_DEFAULT ""
+#endif
+#ifndef REFCL_LLVM_LINK_DEFAULT
+#define REFCL_LLVM_LINK_DEFAULT ""
+#endif
+#ifndef REFCL_COMPILER_DIR_DEFAULT
+#define REFCL_COMPILER_DIR_DEFAULT ""
+#endif
+#ifndef REFCL_LLVM_MAJOR
+#define REFCL_LLVM_MAJOR 0
+#endif
+
+static struct refcl_toolchain toolchain;
+static char plugin_path[PATH_MAX];
+static char builtins_path[PATH_MAX];
+static char version[PATH_MAX + 64];
+static const struct refcl_toolchain *found;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static const char *setting(const char *variable, const char *fallback)
+{
+    const char *value = getenv(variable);
+    return value && *value ? value : fallback;
+}
+
+/* @p dir/@p name into @p path, if it fits and is readable. */
+static bool part(char *path, const char *dir, const char *name)
+{
+    int length = snprintf(path, PATH_MAX, "%s/%s", dir, name);
+    return length > 0 && length < PATH_MAX && access(path, R_OK) == 0;
+}
+
+static bool program(const char *path)
+{
+    return path[0] == '/' && access(path, X_OK) == 0;
+}
+
+static void find(void)
+{
+    const char *enabled = getenv("REFCL_COMPILER");
+    if (enabled && !strcmp(enabled, "0"))
+        return;
+    const char *dir = setting("REFCL_COMPILER_DIR", REFCL_COMPILER_DIR_DEFAULT);
+    toolchain.clang = setting("REFCL_CLANG", REFCL_CLANG_DEFAULT);
+    toolchain.llvm_link = setting("REFCL_LLVM_LINK", REFCL_LLVM_LINK_DEFAULT);
+    toolchain.plugin = plugin_path;
+    toolchain.builtins = builtins_path;
+    toolchain.version = version;
+    if (!*dir || !program(toolchain.clang) || !program(toolchain.llvm_link) ||
+        !part(plugin_path, dir, REFCL_PLUGIN_NAME) ||
+        !part(builtins_path, dir, REFCL_BUILTINS_NAME))
+        return;
+    snprintf(version, sizeof(version), "refcl %s, LLVM %d, %s",
+             REFCL_VERSION_STRING, REFCL_LLVM_MAJOR, toolchain.clang);
+    found = &toolchain;
+}
+
+const struct refcl_toolchain *refcl_toolchain(void)
+{
+    pthread_once(&once, find);
+    return found;
+}

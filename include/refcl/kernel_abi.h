@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The contract between refcl's runtime and the code its compiler makes.
+ *
+ * A program executable is a shared object. The work-group pass
+ * (compiler/pass/) gives each kernel K of it one function that runs a
+ * whole work-group, and describes the program in one table, the symbol
+ * REFCL_ABI_TABLE_SYMBOL, of type struct refcl_abi_program. The runtime
+ * dlopens the object, checks the table's version, and runs each
+ * work-group through its kernel's `run` on one of the device's threads.
+ *
+ * Everything here is plain data of fixed layout (C on both sides: the pass
+ * emits the same layout as LLVM IR constants), so that a change of layout
+ * is a change of REFCL_ABI_VERSION, which the runtime refuses and the
+ * build cache keys on.
+ */
+#ifndef REFCL_KERNEL_ABI_H
+#define REFCL_KERNEL_ABI_H
+
+#include <stdint.h>
+
+/** Layout version of everything in this header. */
+#define REFCL_ABI_VERSION 1u
+
+/** The name of the program's table in the shared object. */
+#define REFCL_ABI_TABLE_SYMBOL "refcl_program_table"
+
+/**
+ * One work-group as its code sees it, filled by the runtime before each
+ * call of `run`. Work-item functions read it: for dimension d < dims,
+ *   get_global_id(d)   = global_offset[d] + group_id[d] *
+ *                        enqueued_local_size[d] + get_local_id(d)
+ *   get_local_size(d)  = local_size[d] (the last group of a dimension may
+ *                        be smaller than enqueued_local_size[d])
+ * and every array holds its neutral value (0 for ids and offsets, 1 for
+ * sizes and counts) at d >= dims, so that code reading them needs no
+ * special case below 3.
+ */
+struct refcl_abi_group {
+    uint32_t work_dim;                /**< get_work_dim() */
+    uint32_t reserved;                /**< 0 */
+    uint64_t global_offset[3];        /**< get_global_offset(d) */
+    uint64_t global_size[3];          /**< get_global_size(d) */
+    uint64_t enqueued_local_size[3];  /**< get_enqueued_local_size(d) */
+    uint64_t num_groups[3];           /**< get_num_groups(d) */
+    uint64_t group_id[3];             /**< get_group_id(d) */
+    uint64_t local_size[3];           /**< get_local_size(d), this group */
+    /** The kernel's own __local variables (kernel-scope `__local`
+     *  declarations): local_bytes of the kernel, aligned to
+     *  REFCL_ABI_ALIGN, private to this work-group while it runs. */
+    void *local_mem;
+    /** Storage of the work-items' values that live across a barrier:
+     *  frame_bytes of the kernel for each work-item of the group, one
+     *  after the other in local linear id order, aligned to
+     *  REFCL_ABI_ALIGN. NULL when frame_bytes is 0. */
+    void *frames;
+};
+
+/** The alignment of local_mem, frames and of every argument copy. */
+#define REFCL_ABI_ALIGN 128u
+
+/**
+ * An argument's value, one 8-byte slot per argument, in argument order:
+ * - a __global or __constant pointer: its address (NULL if set NULL);
+ * - a __local pointer: the address of its own memory in the work-group's
+ *   __local storage, as large as clSetKernelArg asked;
+ * - a value of at most 8 bytes: its bytes, from the slot's first byte;
+ * - a larger value (a vector, a struct): the address of a copy of it,
+ *   aligned as refcl_arg_align (refcl/kernel.h) says.
+ * It is the runtime's union refcl_arg_value, seen as bytes.
+ */
+typedef uint64_t refcl_abi_slot;
+
+/** Runs work-group @p group of one kernel with @p args. */
+typedef void refcl_abi_run(const refcl_abi_slot *args,
+                           const struct refcl_abi_group *group);
+
+/** What an argument is, which decides how its slot is filled. */
+enum refcl_abi_arg_kind {
+    REFCL_ABI_ARG_VALUE = 0,    /**< by value: `size` bytes */
+    REFCL_ABI_ARG_GLOBAL = 1,   /**< __global pointer */
+    REFCL_ABI_ARG_CONSTANT = 2, /**< __constant pointer */
+    REFCL_ABI_ARG_LOCAL = 3,    /**< __local pointer */
+    REFCL_ABI_ARG_UNSUPPORTED = 4 /**< an image, a sampler, a pipe: the
+                                       kernel cannot be created */
+};
+
+/** One argument of a kernel, and what clGetKernelArgInfo reports. */
+struct refcl_abi_arg {
+    uint32_t kind;           /**< enum refcl_abi_arg_kind */
+    uint32_t size;           /**< by value: bytes (sizeof the type, a
+                                  3-vector counts 4); pointers: 8 */
+    uint32_t align;          /**< by value: the type's alignment; pointers:
+                                  the pointee's (1 for void) */
+    uint32_t access;         /**< CL_KERNEL_ARG_ACCESS_* */
+    uint64_t type_qualifier; /**< CL_KERNEL_ARG_TYPE_* bits */
+    const char *type_name;   /**< CL_KERNEL_ARG_TYPE_NAME, e.g. "float4*" */
+    /** CL_KERNEL_ARG_NAME, or NULL when built without
+     *  -cl-kernel-arg-info. */
+    const char *name;
+};
+
+/** One kernel of the program. */
+struct refcl_abi_kernel {
+    const char *name;
+    refcl_abi_run *run;
+    uint32_t num_args;
+    uint32_t has_barrier;          /**< 1 if any work-item may wait at a
+                                        barrier */
+    const struct refcl_abi_arg *args;
+    uint64_t local_bytes;          /**< kernel-scope __local variables */
+    uint64_t frame_bytes;          /**< per work-item, a multiple of
+                                        REFCL_ABI_ALIGN; 0 without barrier */
+    uint64_t private_bytes;        /**< CL_KERNEL_PRIVATE_MEM_SIZE */
+    uint32_t reqd_work_group_size[3]; /**< all 0 if not given */
+    uint32_t work_group_size_hint[3]; /**< all 0 if not given */
+    const char *vec_type_hint;     /**< "float4", or NULL if not given */
+    /** CL_KERNEL_ATTRIBUTES: the attributes as the source spelled them,
+     *  separated by spaces ("" if none). */
+    const char *attributes;
+};
+
+/** The table of a program executable. */
+struct refcl_abi_program {
+    uint32_t version;              /**< REFCL_ABI_VERSION */
+    uint32_t num_kernels;
+    const struct refcl_abi_kernel *kernels;
+    /** CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: bytes of the
+     *  program-scope __global variables. */
+    uint64_t global_variable_bytes;
+};
+
+#endif /* REFCL_KERNEL_ABI_H */
