@@ -72,6 +72,26 @@ bool refcl_program_runs_on(const struct _cl_program *program,
     return false;
 }
 
+size_t refcl_program_executable_kernels(const struct _cl_program *program,
+                                        cl_uint device_index,
+                                        const struct refcl_abi_kernel **kernels)
+{
+    /* No executable is built from source yet (the compiler's driver is
+     * issue 18's work in progress). */
+    (void)program;
+    (void)device_index;
+    *kernels = NULL;
+    return 0;
+}
+
+struct refcl_run_options refcl_program_run_options(
+    const struct _cl_program *program, cl_uint device_index)
+{
+    (void)program;
+    (void)device_index;
+    return (struct refcl_run_options){.uniform_work_groups = true};
+}
+
 static void program_destroy(struct refcl_object *obj)
 {
     struct _cl_program *program = (struct _cl_program *)obj;

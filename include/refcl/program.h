@@ -8,6 +8,8 @@
 #define REFCL_PROGRAM_H
 
 #include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "refcl/object.h"
 
@@ -77,6 +79,34 @@ static inline bool refcl_program_builtin(const struct _cl_program *program)
  *  associated with the parent device will be used"). */
 bool refcl_program_runs_on(const struct _cl_program *program,
                            const struct _cl_device_id *device);
+
+/* ---- what the kernel layer asks of a program built from source ---- */
+
+struct refcl_abi_kernel; /* refcl/kernel_abi.h */
+
+/**
+ * The kernels of the executable built for the program's device
+ * @p device_index (an index into program->devices), in the order of the
+ * executable's table, through @p kernels; 0 and NULL when that device has
+ * no executable (never built, failed, or only compiled). The table lives
+ * until the program is destroyed or built again, which the kernels
+ * attached to it forbid.
+ */
+size_t refcl_program_executable_kernels(const struct _cl_program *program,
+                                        cl_uint device_index,
+                                        const struct refcl_abi_kernel **kernels);
+
+/** The build options of an executable that change how its kernels run. */
+struct refcl_run_options {
+    bool uniform_work_groups; /**< -cl-uniform-work-group-size, or an
+                                   OpenCL C 1.x build (non-uniform
+                                   work-groups are an OpenCL C 2.0 feature) */
+    bool arg_info;            /**< -cl-kernel-arg-info, from source */
+};
+
+/** The run options of device @p device_index's executable. */
+struct refcl_run_options refcl_program_run_options(
+    const struct _cl_program *program, cl_uint device_index);
 
 /** Releases one reference on @p program (kernels let go of theirs). */
 void refcl_program_release(struct _cl_program *program);
