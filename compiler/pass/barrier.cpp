@@ -18,7 +18,11 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 using namespace llvm;
 
@@ -140,6 +144,71 @@ void spillCrossRegionValues(Frame &F)
     }
 }
 
+// The blocks of the region that starts at Entry: those it reaches before
+// a barrier or the return sends the work-item to the x latch.
+std::vector<BasicBlock *> regionBlocks(const Nest &N, BasicBlock *Entry)
+{
+    std::vector<BasicBlock *> Blocks = {Entry};
+    SmallPtrSet<BasicBlock *, 32> Seen = {Entry, N.XLatch};
+    for (size_t I = 0; I < Blocks.size(); I++)
+        for (BasicBlock *S : successors(Blocks[I]))
+            if (Seen.insert(S).second)
+                Blocks.push_back(S);
+    return Blocks;
+}
+
+// A cloned block keeps only the phi entries of the edges its region has.
+void dropForeignIncoming(BasicBlock *BB)
+{
+    SmallPtrSet<BasicBlock *, 8> Preds(pred_begin(BB), pred_end(BB));
+    for (PHINode &Phi : BB->phis())
+        for (unsigned I = Phi.getNumIncomingValues(); I-- > 0;)
+            if (!Preds.count(Phi.getIncomingBlock(I)))
+                Phi.removeIncomingValue(I, false);
+}
+
+// Gives region R its own copy of the z, y, x loops with only its blocks
+// in the x loop, added to Clones; returns the copy's z header.
+BasicBlock *cloneRegionLoops(Nest &N, BasicBlock *Entry, unsigned R,
+                             std::vector<BasicBlock *> &Clones)
+{
+    std::vector<BasicBlock *> Blocks = {N.ZHead, N.YHead, N.XHead};
+    std::vector<BasicBlock *> Body = regionBlocks(N, Entry);
+    Blocks.insert(Blocks.end(), Body.begin(), Body.end());
+    Blocks.insert(Blocks.end(), {N.XLatch, N.YLatch, N.ZLatch});
+    ValueToValueMapTy VMap;
+    size_t First = Clones.size();
+    for (BasicBlock *BB : Blocks) {
+        Clones.push_back(CloneBasicBlock(BB, VMap, ".r" + Twine(R), N.Run));
+        VMap[BB] = Clones.back();
+    }
+    for (size_t I = First; I < Clones.size(); I++)
+        for (Instruction &Inst : *Clones[I])
+            RemapInstruction(&Inst, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+    auto *XHead = cast<BasicBlock>(VMap[N.XHead]);
+    XHead->getTerminator()->eraseFromParent();
+    BranchInst::Create(cast<BasicBlock>(VMap[Entry]), XHead);
+    return cast<BasicBlock>(VMap[N.ZHead]);
+}
+
+// Each region gets its own work-item loops, chosen once per region rather
+// than once per work-item, so that LLVM optimises each loop on its own.
+void loopPerRegion(Nest &N, const std::vector<BasicBlock *> &Entries)
+{
+    std::vector<BasicBlock *> Heads, Clones;
+    for (unsigned R = 0; R < Entries.size(); R++)
+        Heads.push_back(cloneRegionLoops(N, Entries[R], R, Clones));
+    Instruction *Old = N.RHead->getTerminator();
+    IRBuilder<> B(Old);
+    SwitchInst *S = B.CreateSwitch(N.Region, Heads[0], Heads.size() - 1);
+    for (unsigned R = 1; R < Heads.size(); R++)
+        S->addCase(B.getInt32(R), Heads[R]);
+    Old->eraseFromParent();
+    for (BasicBlock *BB : Clones)
+        dropForeignIncoming(BB);
+    removeUnreachableBlocks(*N.Run);
+}
+
 } // namespace
 
 uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers)
@@ -147,14 +216,18 @@ uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers)
     BasicBlock *Return = N.XLatch->getSinglePredecessor();
     auto *Next = new AllocaInst(Type::getInt32Ty(N.Run->getContext()), 0, "refcl.next",
                                 N.Entry->getTerminator());
-    new StoreInst(ConstantInt::get(Next->getAllocatedType(), RegionReturn), Next,
-                  Return->getTerminator());
+    if (Return) // else the kernel never returns
+        new StoreInst(ConstantInt::get(Next->getAllocatedType(), RegionReturn), Next,
+                      Return->getTerminator());
     std::vector<BasicBlock *> Entries = cutAtBarriers(N, Barriers, Next);
     dispatchRegions(N, Entries, Next);
     Frame F(N);
     moveAllocasToFrame(F, Next);
     spillCrossRegionValues(F);
-    return alignTo(F.Bytes, REFCL_ABI_ALIGN);
+    uint64_t Bytes = alignTo(F.Bytes, REFCL_ABI_ALIGN);
+    N.FrameStride->setOperand(1, ConstantInt::get(N.Lin->getType(), Bytes));
+    loopPerRegion(N, Entries); // the nest's blocks are copies from here on
+    return Bytes;
 }
 
 } // namespace refcl

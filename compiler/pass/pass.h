@@ -31,11 +31,12 @@ struct KernelInfo {
  *  XBody (the kernel), XLatch ... ZLatch, RLatch. */
 struct Nest {
     llvm::Function *Run = nullptr;
-    llvm::BasicBlock *Entry, *RHead, *XHead, *XBody, *XLatch, *RLatch;
+    llvm::BasicBlock *Entry, *RHead, *ZHead, *YHead, *XHead, *XBody;
+    llvm::BasicBlock *XLatch, *YLatch, *ZLatch, *RLatch;
     llvm::PHINode *Region;
     llvm::Value *Lid[3];
     llvm::Value *Lin;
-    llvm::Instruction *FrameStride; // lin * frame_bytes, patched at the end
+    llvm::Instruction *FrameStride; // lin * frame_bytes, patched when known
     llvm::Value *FrameBase;
     llvm::Value *LocalMem;
     // From the group, loaded in Entry.
@@ -57,8 +58,9 @@ bool isBarrier(const llvm::Function *F);
 /** Whether F is a work-item function (get_local_id ...). */
 bool isWorkItemFunction(const llvm::Function *F);
 
-/** Splits the nest's kernel at its barriers (there is one at least) and
- *  keeps what lives across them per work-item; returns the frame size. */
+/** Splits the nest's kernel at its barriers (there is one at least),
+ *  keeps what lives across them per work-item, and gives each region its
+ *  own copy of the nest (N's blocks are gone); returns the frame size. */
 uint64_t splitAtBarriers(Nest &N, std::vector<llvm::CallInst *> &Barriers);
 
 /** Emits refcl_program_table. */

@@ -151,11 +151,12 @@ void buildNest(Function &K, Nest &N)
     Function *Run = N.Run;
     N.Entry = block(Run, "entry");
     N.RHead = block(Run, "region");
-    BasicBlock *ZHead = block(Run, "z"), *YHead = block(Run, "y");
+    BasicBlock *ZHead = N.ZHead = block(Run, "z"), *YHead = N.YHead = block(Run, "y");
     N.XHead = block(Run, "x");
     N.XBody = block(Run, "body");
     N.XLatch = block(Run, "x.latch");
-    BasicBlock *YLatch = block(Run, "y.latch"), *ZLatch = block(Run, "z.latch");
+    BasicBlock *YLatch = N.YLatch = block(Run, "y.latch");
+    BasicBlock *ZLatch = N.ZLatch = block(Run, "z.latch");
     N.RLatch = block(Run, "region.latch");
 
     IRBuilder<> B(N.Entry);
@@ -490,7 +491,6 @@ KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline)
         Info.FrameBytes = splitAtBarriers(N, Barriers);
     else
         markParallel(N);
-    N.FrameStride->setOperand(1, ConstantInt::get(N.Lin->getType(), Info.FrameBytes));
     Info.PrivateBytes = allocaBytes(N.Run) + Info.FrameBytes;
     return Info;
 }

@@ -421,7 +421,7 @@ static void test_info(void)
 
 /* saxpy over 64 Mi floats on 2 threads against a plain C loop on 2
  * threads, and the reduction over 16 Mi uints; times only, no checks. */
-struct c_saxpy { float a; const float *x; float *y; size_t n; };
+struct c_saxpy { float a; const float *restrict x; float *restrict y; size_t n; };
 
 static void *c_saxpy_half(void *arg)
 {
