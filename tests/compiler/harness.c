@@ -49,23 +49,8 @@ static void output_path(char *out, size_t size, const char *name, const char *ex
     snprintf(out, size, "%s/pass-%s-%d.%s", REFCL_TEST_OUT_DIR, name, (int)getpid(), ext);
 }
 
-/* clang's argv: the driver's line, then @p extra split at spaces. */
-static int spawn_clang(const char *name, const char *extra, const char *so, const char *log)
+static int run_clang(const char **argv, const char *log)
 {
-    static char words[1024];
-    char source[512];
-    snprintf(source, sizeof source, "%s/%s.cl", REFCL_TEST_KERNEL_DIR, name);
-    const char *argv[64] = {
-        REFCL_TEST_CLANG, "-x", "cl", "-cl-std=CL3.0", "-target", "x86_64-unknown-linux-gnu",
-        "-fPIC", "-Xclang", "-ffake-address-space-map", "-Xclang", "-finclude-default-header",
-        PASS_EXTENSIONS, "-fpass-plugin=" REFCL_TEST_PLUGIN, "-O3", "-shared", "-nostdlib",
-        "-o", so, source, "-lm"};
-    int argc = 20;
-    snprintf(words, sizeof words, "%s", extra);
-    for (char *save = NULL, *w = strtok_r(words, " ", &save); w && argc < 62;
-         w = strtok_r(NULL, " ", &save))
-        argv[argc++] = w;
-    argv[argc] = NULL;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -75,6 +60,53 @@ static int spawn_clang(const char *name, const char *extra, const char *so, cons
     int status;
     REQUIRE(waitpid(pid, &status, 0) == pid);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* Appends @p extra, split at spaces, to argv from argc; NULL-terminates. */
+static void add_words(const char **argv, int argc, char *words, size_t size, const char *extra)
+{
+    snprintf(words, size, "%s", extra);
+    for (char *save = NULL, *w = strtok_r(words, " ", &save); w && argc < 62;
+         w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+}
+
+/* The driver's line for clBuildProgram: OpenCL C to a shared object. */
+static int spawn_clang(const char *name, const char *extra, const char *so, const char *log)
+{
+    char source[512], words[1024];
+    snprintf(source, sizeof source, "%s/%s.cl", REFCL_TEST_KERNEL_DIR, name);
+    const char *argv[64] = {
+        REFCL_TEST_CLANG, "-x", "cl", "-cl-std=CL3.0", "-target", "x86_64-unknown-linux-gnu",
+        "-fPIC", "-Xclang", "-ffake-address-space-map", "-Xclang", "-finclude-default-header",
+        PASS_EXTENSIONS, "-fpass-plugin=" REFCL_TEST_PLUGIN, "-O3", "-shared", "-nostdlib",
+        "-o", so, source, "-lm"};
+    add_words(argv, 20, words, sizeof words, extra);
+    return run_clang(argv, log);
+}
+
+/* The driver's lines for clCompileProgram (to bitcode, no plugin) and
+ * clLinkProgram (bitcode to a shared object, with the plugin). */
+static int spawn_clang_via_bitcode(const char *name, const char *so, const char *log)
+{
+    char source[512], bc[512];
+    snprintf(source, sizeof source, "%s/%s.cl", REFCL_TEST_KERNEL_DIR, name);
+    output_path(bc, sizeof bc, name, "bc");
+    const char *compile[] = {
+        REFCL_TEST_CLANG, "-x", "cl", "-cl-std=CL3.0", "-target", "x86_64-unknown-linux-gnu",
+        "-fPIC", "-Xclang", "-ffake-address-space-map", "-Xclang", "-finclude-default-header",
+        PASS_EXTENSIONS, "-O3", "-emit-llvm", "-c", "-o", bc, source, NULL};
+    int rc = run_clang(compile, log);
+    if (rc != 0)
+        return rc;
+    const char *link[] = {
+        REFCL_TEST_CLANG, "-x", "ir", "-target", "x86_64-unknown-linux-gnu", "-fPIC",
+        "-Xclang", "-ffake-address-space-map", "-fpass-plugin=" REFCL_TEST_PLUGIN, "-O3",
+        "-shared", "-nostdlib", "-o", so, bc, "-lm", NULL};
+    rc = run_clang(link, log);
+    unlink(bc);
+    return rc;
 }
 
 char *pass_compile_log(const char *name, const char *extra)
@@ -97,7 +129,7 @@ void pass_build(struct pass_program *p, const char *name, const char *extra)
     char so[512], log[512];
     output_path(so, sizeof so, name, "so");
     output_path(log, sizeof log, name, "log");
-    int rc = spawn_clang(name, extra, so, log);
+    int rc = extra ? spawn_clang(name, extra, so, log) : spawn_clang_via_bitcode(name, so, log);
     if (rc != 0) {
         char *text = read_all(log);
         fprintf(stderr, "clang failed on %s.cl (%d):\n%s", name, rc, text);

@@ -31,7 +31,9 @@ struct pass_program {
 };
 
 /** Compiles tests/compiler/kernels/<name>.cl with @p extra options
- *  (space-separated, may be "") and loads it; exits the test on failure. */
+ *  (space-separated, may be "") and loads it; exits the test on failure.
+ *  With @p extra NULL, compiles to bitcode first and builds the shared
+ *  object from that, as clCompileProgram and clLinkProgram do. */
 void pass_build(struct pass_program *p, const char *name, const char *extra);
 /** Compiles like pass_build and returns clang's stderr (free it). */
 char *pass_compile_log(const char *name, const char *extra);

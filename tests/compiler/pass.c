@@ -236,6 +236,13 @@ static void test_barriers(void)
     check_barriers("-O0");
 }
 
+/* The pass on a module that comes from bitcode (clLinkProgram's input). */
+static void test_bitcode(void)
+{
+    check_barriers(NULL);
+    check_saxpy(NULL);
+}
+
 /* Kernel-scope __local variables, 512 groups of 128 on 4 threads: each
  * group's must be its own while the others run. */
 static void test_local(void)
@@ -474,7 +481,7 @@ int main(int argc, char **argv)
 {
     static const struct { const char *name; void (*run)(void); } cases[] = {
         {"saxpy", test_saxpy}, {"vectorized", test_vectorized}, {"ids", test_ids},
-        {"reduce", test_reduce}, {"barriers", test_barriers}, {"local", test_local},
+        {"reduce", test_reduce}, {"barriers", test_barriers}, {"bitcode", test_bitcode}, {"local", test_local},
         {"byval", test_byval}, {"vectors", test_vectors}, {"many-args", test_many},
         {"info", test_info}, {"bench", bench},
     };
