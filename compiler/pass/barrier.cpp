@@ -8,8 +8,7 @@
 // one), so the next region is one value for the group.
 //
 // A value defined in one region and used in another, or an alloca, is
-// per work-item: it moves into the work-item's frame (group->frames +
-// lid_linear * frame_bytes).
+// per work-item: it moves into the work-item's slot in group->frames.
 #include "pass.h"
 
 #include "refcl/kernel_abi.h"
@@ -42,13 +41,18 @@ struct Frame {
           B(cast<Instruction>(Nst.FrameBase)->getNextNode())
     {}
 
-    /** A slot of Size bytes aligned to A in the work-item's frame. */
+    /** A slot of Size bytes aligned to A for the work-item. The group's
+     *  frames are laid out slot by slot (slot k of all work-items, then
+     *  slot k+1), so that consecutive work-items touch consecutive
+     *  bytes; frame_bytes * items bytes hold them all. */
     Value *slot(uint64_t Size, Align A)
     {
         Bytes = alignTo(Bytes, A);
-        Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), N.FrameBase, Bytes);
+        Size = alignTo(Size, A);
+        Value *Start = B.CreateMul(N.Items, B.getInt64(Bytes));
+        Value *Offset = B.CreateAdd(Start, B.CreateMul(N.Lin, B.getInt64(Size)));
         Bytes += Size;
-        return P;
+        return B.CreateInBoundsGEP(B.getInt8Ty(), N.FrameBase, Offset);
     }
 };
 
@@ -185,6 +189,10 @@ BasicBlock *cloneRegionLoops(Nest &N, BasicBlock *Entry, unsigned R,
     for (size_t I = First; I < Clones.size(); I++)
         for (Instruction &Inst : *Clones[I])
             RemapInstruction(&Inst, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+    std::vector<BasicBlock *> BodyClones;
+    for (BasicBlock *BB : Body)
+        BodyClones.push_back(cast<BasicBlock>(VMap[BB]));
+    markParallel(BodyClones, cast<BasicBlock>(VMap[N.XLatch]));
     auto *XHead = cast<BasicBlock>(VMap[N.XHead]);
     XHead->getTerminator()->eraseFromParent();
     BranchInst::Create(cast<BasicBlock>(VMap[Entry]), XHead);
@@ -225,7 +233,6 @@ uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers)
     moveAllocasToFrame(F, Next);
     spillCrossRegionValues(F);
     uint64_t Bytes = alignTo(F.Bytes, REFCL_ABI_ALIGN);
-    N.FrameStride->setOperand(1, ConstantInt::get(N.Lin->getType(), Bytes));
     loopPerRegion(N, Entries); // the nest's blocks are copies from here on
     return Bytes;
 }

@@ -36,8 +36,8 @@ struct Nest {
     llvm::PHINode *Region;
     llvm::Value *Lid[3];
     llvm::Value *Lin;
-    llvm::Instruction *FrameStride; // lin * frame_bytes, patched when known
-    llvm::Value *FrameBase;
+    llvm::Value *Items;     // work-items in this group
+    llvm::Value *FrameBase; // group->frames
     llvm::Value *LocalMem;
     // From the group, loaded in Entry.
     llvm::Value *WorkDim;
@@ -62,6 +62,9 @@ bool isWorkItemFunction(const llvm::Function *F);
  *  keeps what lives across them per work-item, and gives each region its
  *  own copy of the nest (N's blocks are gone); returns the frame size. */
 uint64_t splitAtBarriers(Nest &N, std::vector<llvm::CallInst *> &Barriers);
+
+/** Marks the x loop of Body (its blocks) and Latch parallel. */
+void markParallel(const std::vector<llvm::BasicBlock *> &Body, llvm::BasicBlock *Latch);
 
 /** Emits refcl_program_table. */
 void emitTable(llvm::Module &M, const std::vector<KernelInfo> &Kernels,

@@ -161,6 +161,7 @@ void buildNest(Function &K, Nest &N)
 
     IRBuilder<> B(N.Entry);
     loadGroup(B, Run->getArg(1), N);
+    N.Items = B.CreateMul(B.CreateMul(N.LocalSize[0], N.LocalSize[1]), N.LocalSize[2]);
     B.CreateBr(N.RHead);
     B.SetInsertPoint(N.RHead);
     N.Region = B.CreatePHI(B.getInt32Ty(), 2, "refcl.region");
@@ -177,10 +178,7 @@ void buildNest(Function &K, Nest &N)
     B.SetInsertPoint(N.XHead);
     Value *Row = B.CreateAdd(B.CreateMul(N.Lid[2], N.LocalSize[1]), N.Lid[1]);
     N.Lin = B.CreateAdd(B.CreateMul(Row, N.LocalSize[0]), N.Lid[0], "refcl.lin");
-    N.FrameStride = BinaryOperator::CreateMul(N.Lin, B.getInt64(0), "refcl.frame.offset");
-    B.Insert(N.FrameStride);
-    Value *Frames = loadField(B, Run->getArg(1), G_FRAMES, B.getPtrTy());
-    N.FrameBase = B.CreateInBoundsGEP(B.getInt8Ty(), Frames, N.FrameStride, "refcl.frame");
+    N.FrameBase = loadField(B, Run->getArg(1), G_FRAMES, B.getPtrTy());
     B.CreateBr(N.XBody);
     B.SetInsertPoint(N.RLatch);
     B.CreateRetVoid();
@@ -374,25 +372,35 @@ bool isSharedAccess(const Instruction &I)
     return true;
 }
 
-// Work-items are independent without barriers: the x loop gets
+} // namespace
+
+// Work-items are independent between barriers: the x loop gets
 // llvm.loop.parallel_accesses, so the vectorizer needs no alias checks.
-void markParallel(Nest &N)
+void markParallel(const std::vector<BasicBlock *> &Body, BasicBlock *Latch)
 {
-    LLVMContext &C = N.Run->getContext();
+    LLVMContext &C = Latch->getContext();
     MDNode *Group = MDNode::getDistinct(C, {});
-    for (BasicBlock &BB : *N.Run) {
-        if (&BB == N.Entry || &BB == N.XHead)
-            continue;
-        for (Instruction &I : BB)
+    for (BasicBlock *BB : Body)
+        for (Instruction &I : *BB)
             if (isSharedAccess(I))
                 I.setMetadata(LLVMContext::MD_access_group, Group);
-    }
     Metadata *Parallel[] = {MDString::get(C, "llvm.loop.parallel_accesses"), Group};
     Metadata *Ops[] = {nullptr, MDNode::get(C, Parallel),
                        MDNode::get(C, {MDString::get(C, "llvm.loop.mustprogress")})};
     MDNode *Loop = MDNode::getDistinct(C, Ops);
     Loop->replaceOperandWith(0, Loop);
-    N.XLatch->getTerminator()->setMetadata(LLVMContext::MD_loop, Loop);
+    Latch->getTerminator()->setMetadata(LLVMContext::MD_loop, Loop);
+}
+
+namespace {
+
+std::vector<BasicBlock *> xLoopBody(const Nest &N)
+{
+    std::vector<BasicBlock *> Body;
+    for (BasicBlock &BB : *N.Run)
+        if (&BB != N.Entry && &BB != N.XHead)
+            Body.push_back(&BB);
+    return Body;
 }
 
 uint64_t allocaBytes(Function *Run)
@@ -490,7 +498,7 @@ KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline)
     if (Info.HasBarrier)
         Info.FrameBytes = splitAtBarriers(N, Barriers);
     else
-        markParallel(N);
+        markParallel(xLoopBody(N), N.XLatch);
     Info.PrivateBytes = allocaBytes(N.Run) + Info.FrameBytes;
     return Info;
 }

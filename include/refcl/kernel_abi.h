@@ -50,9 +50,10 @@ struct refcl_abi_group {
      *  REFCL_ABI_ALIGN, private to this work-group while it runs. */
     void *local_mem;
     /** Storage of the work-items' values that live across a barrier:
-     *  frame_bytes of the kernel for each work-item of the group, one
-     *  after the other in local linear id order, aligned to
-     *  REFCL_ABI_ALIGN. NULL when frame_bytes is 0. */
+     *  frame_bytes of the kernel times the work-items of the group,
+     *  aligned to REFCL_ABI_ALIGN, private to this work-group while it
+     *  runs; the compiled code chooses its layout (slot by slot across
+     *  the work-items). NULL when frame_bytes is 0. */
     void *frames;
 };
 
