@@ -163,9 +163,9 @@ def common_type(out, t, n):
                      + ret("t * t * (3 - 2 * t)"))
     text += func(T, "degrees", [(T, "r")], ret(f"r * ({t})(180 / M_PI)"))
     text += func(T, "radians", [(T, "d")], ret(f"d * ({t})(M_PI / 180)"))
-    # 1, -1, +-0 or NaN as x is.
+    # 1, -1, x itself for +-0, and 0 for NaN.
     text += func(T, "sign", [(T, "x")], ret(
-        f"x > 0 ? ({T})(1) : x < 0 ? ({T})(-1) : x == x ? x * 0 : x"))
+        f"x > 0 ? ({T})(1) : x < 0 ? ({T})(-1) : x == x ? x : ({T})(0)"))
     fp64_guard(out, t, text)
 
 
@@ -325,25 +325,38 @@ def geometric_type(out, t, n):
     text = func(t, "dot", [(T, "p"), (T, "q")], ret(
         "p * q" if n == 1 else
         " + ".join(f"p.s{i} * q.s{i}" for i in range(n))))
-    # The sum of squares rescaled where it would overflow or lose bits
-    # as a denormal: the result then stays within the spec's bound.
-    down, up, small = (("0x1p-66f", "0x1p+66f", "0x1p-100f")
-                       if t == "float" else ("0x1p-515", "0x1p+515", "0x1p-900"))
+    # The vector rescaled by a power of two (exactly) where its sum of
+    # squares would overflow, or lose bits as a denormal: the result then
+    # stays within the spec's bound.
+    down, up, small, tiny_up, tiny_down = (
+        ("0x1p-66f", "0x1p+66f", "0x1p-100f", "0x1p+86f", "0x1p-86f")
+        if t == "float" else
+        ("0x1p-515", "0x1p+515", "0x1p-900", "0x1p+563", "0x1p-563"))
     text += func(t, "length", [(T, "p")],
                  f"{t} s = dot(p, p); "
                  f"if (isinf(s)) {{ p *= {down}; return sqrt(dot(p, p)) * {up}; }} "
-                 f"if (s < {small}) {{ p *= {up}; return sqrt(dot(p, p)) * {down}; }} "
+                 f"if (s < {small}) {{ p *= {tiny_up}; return sqrt(dot(p, p)) * {tiny_down}; }} "
                  + ret("sqrt(s)"))
     text += func(t, "distance", [(T, "p"), (T, "q")], ret("length(p - q)"))
-    # Infinite components become +-1, the others +-0, before dividing.
+    # Infinite components become +-1, the others +-0; a zero vector is
+    # returned as it is.
     text += func(T, "normalize", [(T, "p")],
-                 f"{t} l = length(p); if (l == 0) return p; "
-                 f"if (isinf(l)) {{ p = isinf(p) ? copysign(({T})(1), p) : "
-                 f"copysign(({T})(0), p); l = length(p); }} "
-                 + ret("p / l"))
+                 f"{t} s = dot(p, p); "
+                 f"if (isinf(s)) {{ if ({'any(isinf(p))' if n > 1 else 'isinf(p)'}) p = isinf(p) ? "
+                 f"copysign(({T})(1), p) : copysign(({T})(0), p); "
+                 f"else p *= {down}; }} "
+                 f"else if (s < {small}) {{ p *= {tiny_up}; "
+                 f"if (dot(p, p) == 0) return p; }} "
+                 + ret("p / sqrt(dot(p, p))"))
     text += func(t, "fast_length", [(T, "p")], ret("sqrt(dot(p, p))"))
     text += func(t, "fast_distance", [(T, "p"), (T, "q")],
                  ret("fast_length(p - q)"))
+    if n >= 3:
+        # The fourth component of a 4-vector's cross product is 0.
+        xyz = ("(p.y * q.z - p.z * q.y, p.z * q.x - p.x * q.z, "
+               "p.x * q.y - p.y * q.x")
+        text += func(T, "cross", [(T, "p"), (T, "q")],
+                     ret(f"({T}){xyz}" + (", 0)" if n == 4 else ")")))
     if t == "float":
         text += func(T, "fast_normalize", [(T, "p")],
                      ret("p * rsqrt(dot(p, p))"))
