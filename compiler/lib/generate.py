@@ -23,6 +23,8 @@ BITS = {"char": 8, "uchar": 8, "short": 16, "ushort": 16, "int": 32,
 SINT = {8: "char", 16: "short", 32: "int", 64: "long"}
 UINT = {8: "uchar", 16: "ushort", 32: "uint", 64: "ulong"}
 OVL = "__attribute__((overloadable))"
+LIMITS = {"char": ("CHAR_MIN", "CHAR_MAX"), "uchar": ("0", "UCHAR_MAX"),
+          "short": ("SHRT_MIN", "SHRT_MAX"), "ushort": ("0", "USHRT_MAX")}
 
 
 def vec(scalar, n):
@@ -191,8 +193,16 @@ def integer_type(out, t, n):
         text += func(U, "abs", [(T, "x")], ret("x"))
     text += func(U, "abs_diff", x2, ret(
         f"{cast(u, 'max(x, y)', n)} - {cast(u, 'min(x, y)', n)}"))
-    text += func(T, "add_sat", x2, ret("__builtin_elementwise_add_sat(x, y)"))
-    text += func(T, "sub_sat", x2, ret("__builtin_elementwise_sub_sat(x, y)"))
+    for name, op in (("add_sat", "+"), ("sub_sat", "-")):
+        if n == 1 and bits < 32:
+            # clang promotes scalar chars and shorts to int before the
+            # elementwise builtin: saturate the exact int result instead.
+            lo, hi = LIMITS[t]
+            text += func(T, name, x2, f"int s = (int)x {op} (int)y; " + ret(
+                f"({T})(s < {lo} ? {lo} : s > {hi} ? {hi} : s)"))
+        else:
+            text += func(T, name, x2,
+                         ret(f"__builtin_elementwise_{name}(x, y)"))
     text += func(T, "hadd", x2, ret(
         f"({T})((x >> {one}) + (y >> {one}) + (x & y & {one}))"))
     text += func(T, "rhadd", x2, ret(
