@@ -7,6 +7,9 @@ packages=(
     opencl-headers ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo
     libhwloc-dev hwloc valgrind
     dpkg-dev debhelper lintian
+    # The OpenCL C compiler (docs/compiler.md): LLVM 15, as Debian 12 ships
+    # it; python3 generates the builtin library.
+    clang-15 llvm-15 llvm-15-dev libclang-15-dev python3
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -7,6 +7,11 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j"$(nproc)"
+# The build tree's compiler (plugin and builtin library), not an installed
+# one: FULL_PROFILE once both are built (docs/compiler.md).
+export REFCL_COMPILER_DIR="$PWD/build/compiler"
 echo
 echo "== clinfo through ocl-icd, OCL_ICD_VENDORS=$PWD/build/vendors/refcl.icd"
 OCL_ICD_VENDORS="$PWD/build/vendors/refcl.icd" clinfo
+# TODO(issue 18): once the driver and kernels branches land, build and run
+# a kernel from OpenCL C source here (e.g. saxpy through clBuildProgram).

@@ -325,6 +325,14 @@ static void check_unknown_names(void)
 
 /* ---- values refcl fixes --------------------------------------------------- */
 
+/* The profile the registration expects (REFCL_TEST_PROFILE, tests/
+ * CMakeLists.txt): FULL where refcl finds the compiler, else EMBEDDED. */
+static bool full_profile(void)
+{
+    const char *profile = getenv("REFCL_TEST_PROFILE");
+    return profile && !strcmp(profile, "FULL");
+}
+
 struct fixed_value {
     cl_device_info name;
     cl_ulong value;
@@ -363,8 +371,8 @@ static void check_fixed_values(void)
         {CL_DEVICE_ENDIAN_LITTLE,
          __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? CL_TRUE : CL_FALSE},
         {CL_DEVICE_AVAILABLE, CL_TRUE},
-        {CL_DEVICE_COMPILER_AVAILABLE, CL_FALSE},
-        {CL_DEVICE_LINKER_AVAILABLE, CL_FALSE},
+        {CL_DEVICE_COMPILER_AVAILABLE, full_profile() ? CL_TRUE : CL_FALSE},
+        {CL_DEVICE_LINKER_AVAILABLE, full_profile() ? CL_TRUE : CL_FALSE},
         {CL_DEVICE_EXECUTION_CAPABILITIES, CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL},
         {CL_DEVICE_QUEUE_PROPERTIES,
          CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE},
@@ -431,27 +439,24 @@ static bool dma_buf_expected(void)
 
 static void check_fixed_strings(void)
 {
-    char s[1024];
-    CHECK_STR(string(CL_DEVICE_PROFILE, s), "EMBEDDED_PROFILE");
+    char s[1024], expected[1024];
+    CHECK_STR(string(CL_DEVICE_PROFILE, s),
+              full_profile() ? "FULL_PROFILE" : "EMBEDDED_PROFILE");
     CHECK_STR(string(CL_DEVICE_VERSION, s), "OpenCL 3.0 refcl " REFCL_TEST_VERSION);
     CHECK_STR(string(CL_DRIVER_VERSION, s), REFCL_TEST_VERSION);
     CHECK_STR(string(CL_DEVICE_OPENCL_C_VERSION, s), "OpenCL C 1.2 refcl");
-    CHECK_STR(string(CL_DEVICE_EXTENSIONS, s),
-              dma_buf_expected()
-                  ? "cl_khr_icd cl_khr_byte_addressable_store "
-                    "cl_khr_global_int32_base_atomics "
-                    "cl_khr_global_int32_extended_atomics "
-                    "cl_khr_local_int32_base_atomics "
-                    "cl_khr_local_int32_extended_atomics cles_khr_int64 "
-                    "cl_khr_fp64 cl_refcl_device_cpuset cl_arm_import_memory "
-                    "cl_arm_import_memory_host cl_arm_import_memory_dma_buf"
-                  : "cl_khr_icd cl_khr_byte_addressable_store "
-                    "cl_khr_global_int32_base_atomics "
-                    "cl_khr_global_int32_extended_atomics "
-                    "cl_khr_local_int32_base_atomics "
-                    "cl_khr_local_int32_extended_atomics cles_khr_int64 "
-                    "cl_khr_fp64 cl_refcl_device_cpuset cl_arm_import_memory "
-                    "cl_arm_import_memory_host");
+    /* The full profile has 64-bit integers without cles_khr_int64. */
+    snprintf(expected, sizeof(expected),
+             "cl_khr_icd cl_khr_byte_addressable_store "
+             "cl_khr_global_int32_base_atomics "
+             "cl_khr_global_int32_extended_atomics "
+             "cl_khr_local_int32_base_atomics "
+             "cl_khr_local_int32_extended_atomics %s"
+             "cl_khr_fp64 cl_refcl_device_cpuset cl_arm_import_memory "
+             "cl_arm_import_memory_host%s",
+             full_profile() ? "" : "cles_khr_int64 ",
+             dma_buf_expected() ? " cl_arm_import_memory_dma_buf" : "");
+    CHECK_STR(string(CL_DEVICE_EXTENSIONS, s), expected);
     CHECK_STR(string(CL_DEVICE_IL_VERSION, s), "");
     /* docs/built-in-kernels.md, in the order of CL_DEVICE_BUILT_IN_KERNELS_
      * WITH_VERSION (check_fixed_arrays). */
@@ -477,14 +482,14 @@ static void check_name_versions(cl_device_info name,
 
 static void check_fixed_arrays(void)
 {
-    const cl_name_version extensions[] = {
+    cl_name_version extensions[] = {
         {CL_MAKE_VERSION(2, 0, 0), "cl_khr_icd"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_byte_addressable_store"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_base_atomics"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_extended_atomics"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_base_atomics"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
-        {CL_MAKE_VERSION(1, 0, 0), "cles_khr_int64"},
+        {CL_MAKE_VERSION(1, 0, 0), "cles_khr_int64"}, /* the 7th */
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_refcl_device_cpuset"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
@@ -501,8 +506,13 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
     };
-    check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions,
-                        dma_buf_expected() ? 12 : 11);
+    size_t count = dma_buf_expected() ? 12 : 11;
+    if (full_profile()) { /* without cles_khr_int64 */
+        memmove(&extensions[6], &extensions[7],
+                (count - 7) * sizeof(extensions[0]));
+        count--;
+    }
+    check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions, count);
     check_name_versions(CL_DEVICE_OPENCL_C_ALL_VERSIONS, c_versions, 4);
     check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 2);
     check_name_versions(CL_DEVICE_ILS_WITH_VERSION, NULL, 0);
@@ -688,8 +698,10 @@ static void check_machine(void)
                  quarter > alloc_floor ? quarter : alloc_floor);
     check_number(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, "CACHE", h.llc);
     check_number(CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, "CACHELINE", h.line);
+    /* One core's cache, at least the profile's minimum. */
+    cl_ulong local_min = full_profile() ? 32 * 1024 : 1024;
     check_number(CL_DEVICE_LOCAL_MEM_SIZE, "LOCAL_MEM",
-                 h.core_cache > 1024 ? h.core_cache : 1024);
+                 h.core_cache > local_min ? h.core_cache : local_min);
     check_number(CL_DEVICE_VENDOR_ID, "VENDOR_ID", h.vendor_id);
     check_text(CL_DEVICE_NAME, "NAME", h.name);
     check_text(CL_DEVICE_VENDOR, "VENDOR", h.vendor);
@@ -745,7 +757,9 @@ static void check_arithmetic(void)
     cl_ulong fp = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                   CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
                   (fma ? CL_FP_FMA : 0);
-    CHECK_EQ(scalar(CL_DEVICE_SINGLE_FP_CONFIG), fp);
+    /* The compiler honours -cl-fp32-correctly-rounded-divide-sqrt. */
+    CHECK_EQ(scalar(CL_DEVICE_SINGLE_FP_CONFIG),
+             fp | (full_profile() ? CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT : 0));
     /* FMA is part of the double-precision minimum. */
     CHECK_EQ(scalar(CL_DEVICE_DOUBLE_FP_CONFIG), fp | CL_FP_FMA);
 }
@@ -786,7 +800,7 @@ static bool has_word(const char *list, const char *word)
 
 static void check_consistency(void)
 {
-    char s[1024];
+    char s[1024], profile[32];
     cl_name_version with_version[16];
     size_t bytes = array(CL_DEVICE_EXTENSIONS_WITH_VERSION, with_version,
                          sizeof(with_version));
@@ -827,9 +841,16 @@ static void check_consistency(void)
     /* Half widths "must return 0" without cl_khr_fp16. */
     CHECK(!has_word(s, "cl_khr_fp16"));
     /* Embedded profile: "If double precision is supported ... then
-     * cles_khr_int64 must also be supported." */
-    if (fp64)
+     * cles_khr_int64 must also be supported." The full profile has 64-bit
+     * integers and the feature that says so. */
+    bool full = !strcmp(string(CL_DEVICE_PROFILE, profile), "FULL_PROFILE");
+    if (fp64 && !full)
         CHECK(has_word(s, "cles_khr_int64"));
+    bool int64_feature = false;
+    for (size_t i = 0; i < nfeatures; i++)
+        int64_feature |= strcmp(features[i].name, "__opencl_c_int64") == 0;
+    if (full)
+        CHECK(!has_word(s, "cles_khr_int64") && int64_feature);
     /* "The following Khronos extension names must be returned by all
      * devices that support OpenCL 1.1". */
     const char *required[] = {"cl_khr_byte_addressable_store",
@@ -890,7 +911,13 @@ static void check_consistency(void)
     CHECK_EQ(sscanf(string(CL_DEVICE_OPENCL_C_VERSION, s),
                     "OpenCL C %u.%u %63s", &c_major, &c_minor, c_vendor),
              3);
-    CHECK(scalar(CL_DEVICE_LOCAL_MEM_SIZE) >= 1024);
+    /* The minimums of each profile: 32 KiB and 1 KiB of local memory,
+     * round to nearest and INF/NaN. */
+    CHECK(scalar(CL_DEVICE_LOCAL_MEM_SIZE) >= (full ? 32 * 1024 : 1024));
+    if (full)
+        CHECK_EQ(scalar(CL_DEVICE_SINGLE_FP_CONFIG) &
+                     (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN),
+                 CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN);
     CHECK(scalar(CL_DEVICE_MAX_COMPUTE_UNITS) >= 1);
     CHECK(scalar(CL_DEVICE_PARTITION_MAX_SUB_DEVICES) <=
           scalar(CL_DEVICE_MAX_COMPUTE_UNITS));

@@ -18,7 +18,7 @@ command -v dpkg-buildpackage >/dev/null || skip "dpkg-buildpackage is not instal
 [ "$(id -u)" -eq 0 ] || skip "installing packages into the system needs root"
 libdir=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 vendors=/etc/OpenCL/vendors
-packages=(refcl-opencl-icd refcl-dev refcl-tools)
+packages=(refcl-opencl-icd refcl-dev refcl-tools refcl-opencl-compiler)
 
 # Someone's installed refcl, packaged or not, is theirs: the purge at the
 # end would take it away.
@@ -83,6 +83,11 @@ fields=$(dpkg-deb -f "${debs[0]}" Depends Provides)
 grep -q '^Depends: .*libhwloc' <<<"$fields" || fail "refcl-opencl-icd does not depend on hwloc: $fields"
 grep -q '^Provides: .*opencl-icd' <<<"$fields" || fail "refcl-opencl-icd does not provide opencl-icd: $fields"
 echo "$fields"
+fields=$(dpkg-deb -f "${debs[3]}" Depends)
+grep -q '^Depends: .*clang-15' <<<"$fields" && grep -q 'llvm-15' <<<"$fields" ||
+    fail "refcl-opencl-compiler does not depend on clang-15 and llvm-15: $fields"
+grep -q '^Recommends: .*refcl-opencl-compiler' <<<"$(dpkg-deb -f "${debs[0]}" Recommends)" ||
+    fail "refcl-opencl-icd does not recommend refcl-opencl-compiler"
 
 step "lintian"
 lint=0
@@ -113,6 +118,16 @@ done < <(sed -n 's/^Platform #[0-9]*: //p' <<<"$before")
     fail "a program using the installed <CL/cl_ext_refcl.h> does not build"
 "$tmp/smoke" || fail "the program fails on the installed refcl"
 grep -q '/tracing\.md' <<<"$(dpkg -L refcl-tools)" || fail "refcl-tools lacks docs/tracing.md"
+# The compiler's parts where librefcl looks for them; the full profile once
+# both are there (the builtin library alone is not a compiler).
+[ -s "$libdir/refcl/refcl-builtins.bc" ] || fail "refcl-opencl-compiler lacks $libdir/refcl/refcl-builtins.bc"
+info=$(OCL_ICD_VENDORS="$vendors/refcl.icd" clinfo 2>&1) || fail "clinfo fails on refcl alone: $info"
+profile=$(sed -n '/^ *Platform Profile/{s/^ *Platform Profile *//p;q}' <<<"$info")
+if [ -e "$libdir/refcl/librefcl-workgroup.so" ]; then
+    [ "$profile" = FULL_PROFILE ] || fail "refcl reports '$profile' with the compiler installed"
+else
+    [ "$profile" = EMBEDDED_PROFILE ] || fail "refcl reports '$profile' without the pass plugin"
+fi
 # refcl-loader-check finds the installed refcl by itself and checks the
 # system's loader with it.
 checked=$(refcl-loader-check --only single/platforms 2>&1) ||

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// builtins/math: each function of refcl-builtins.bc under test, over an
+// array, at every width (vloadN/vstoreN; vload1 is a plain load). Built
+// like a kernel and called from math.c, which checks every element against
+// the host's libm.
+#define W1(F, T, S) \
+    void F##_##T##1(const global T *pa, const global T *pb, const global T *pc, global T *r, int n) \
+    { for (int i = 0; i < n; i++) { T a = pa[i], b = pb[i], c = pc[i]; r[i] = S; } }
+#define WN(F, T, N, S) \
+    void F##_##T##N(const global T *pa, const global T *pb, const global T *pc, global T *r, int n) \
+    { for (int i = 0; i < n / N; i++) { T##N a = vload##N(i, pa), b = vload##N(i, pb), c = vload##N(i, pc); \
+          vstore##N(S, i, r); } }
+#define ALL(F, T, S) W1(F, T, S) WN(F, T, 2, S) WN(F, T, 3, S) WN(F, T, 4, S) WN(F, T, 8, S) WN(F, T, 16, S)
+#define U(F, T) ALL(F, T, F(a))
+#define B(F, T) ALL(F, T, F(a, b))
+#define T3(F, T) ALL(F, T, F(a, b, c))
+
+#define FAMILY(T) \
+    U(fabs, T) U(sqrt, T) U(floor, T) U(ceil, T) U(trunc, T) U(round, T) \
+    U(rint, T) U(exp, T) U(exp2, T) U(log, T) U(log2, T) U(log10, T) \
+    U(sin, T) U(cos, T) U(tan, T) U(atan, T) U(tanh, T) U(rsqrt, T) \
+    B(pow, T) B(atan2, T) B(copysign, T) B(fmin, T) B(fmax, T) \
+    T3(fma, T) T3(mad, T) U(sign, T) U(degrees, T) U(radians, T) \
+    B(min, T) B(max, T) T3(clamp, T) T3(mix, T) B(step, T) T3(smoothstep, T)
+
+FAMILY(float)
+FAMILY(double)
+U(native_sin, float) U(native_exp, float) U(native_sqrt, float)
+U(half_log, float) U(half_cos, float) B(native_divide, float) U(native_recip, float)
+
+// Geometric: one scalar result per vector, widths 1 to 4.
+#define G1(F, T, N) \
+    void F##_##T##N(const global T *pa, const global T *pb, const global T *pc, global T *r, int n) \
+    { for (int i = 0; i < n / N; i++) r[i] = F(vload##N(i, pa), vload##N(i, pb)); }
+#define G1U(F, T, N) \
+    void F##_##T##N(const global T *pa, const global T *pb, const global T *pc, global T *r, int n) \
+    { for (int i = 0; i < n / N; i++) r[i] = F(vload##N(i, pa)); }
+#define GV(F, T, N) \
+    void F##_##T##N(const global T *pa, const global T *pb, const global T *pc, global T *r, int n) \
+    { for (int i = 0; i < n / N; i++) vstore##N(F(vload##N(i, pa)), i, r); }
+#define GEO(T, N) G1(dot, T, N) G1U(length, T, N) G1(distance, T, N) GV(normalize, T, N)
+#define G1S(F, T) \
+    void F##_##T##1(const global T *pa, const global T *pb, const global T *pc, global T *r, int n) \
+    { for (int i = 0; i < n; i++) r[i] = F(pa[i], pb[i]); }
+#define G1US(F, T) \
+    void F##_##T##1(const global T *pa, const global T *pb, const global T *pc, global T *r, int n) \
+    { for (int i = 0; i < n; i++) r[i] = F(pa[i]); }
+#define GEO1(T) G1S(dot, T) G1US(length, T) G1S(distance, T) G1US(normalize, T)
+GEO1(float) GEO(float, 2) GEO(float, 3) GEO(float, 4)
+GEO1(double) GEO(double, 2) GEO(double, 3) GEO(double, 4)
+void cross_float3(const global float *pa, const global float *pb, const global float *pc, global float *r, int n)
+{ for (int i = 0; i < n / 3; i++) vstore3(cross(vload3(i, pa), vload3(i, pb)), i, r); }
+void cross_double4(const global double *pa, const global double *pb, const global double *pc, global double *r, int n)
+{ for (int i = 0; i < n / 4; i++) vstore4(cross(vload4(i, pa), vload4(i, pb)), i, r); }
