@@ -579,7 +579,10 @@ static cl_int build_answer(const struct _cl_program *program,
     /* "If build status of the specified program for device is
      * CL_BUILD_NONE, an empty string is returned." */
     case CL_PROGRAM_BUILD_OPTIONS:
-        return refcl_info_string(build->options ? build->options : "",
+        return refcl_info_string(build->status != CL_BUILD_NONE &&
+                                         build->options
+                                     ? build->options
+                                     : "",
                                  param_value_size, param_value,
                                  param_value_size_ret);
     case CL_PROGRAM_BUILD_LOG:
