@@ -24,11 +24,13 @@
 #include "refcl/device.h"
 #include "refcl/error.h"
 #include "refcl/toolchain.h"
+#include "cache.h"
 
 extern char **environ;
 
 #define SOURCE_NAME "program.cl"
 #define LOG_NAME "build.log"
+#define DEPS_NAME "program.d"
 
 const char *refcl_compiler_target(void)
 {
@@ -338,6 +340,10 @@ static bool from_source(const struct workdir *dir,
     struct argv a = {.count = 0};
     clang_common(&a, tc, "cl");
     clang_front(&a, job);
+    /* The files it includes, which the build cache re-checks on a hit. */
+    arg(&a, "-MD");
+    arg(&a, "-MF");
+    arg(&a, DEPS_NAME);
     if (job->step == REFCL_STEP_COMPILE) {
         arg(&a, "-emit-llvm");
         arg(&a, "-c");
@@ -422,10 +428,27 @@ static cl_int gather(const struct workdir *dir, bool built,
     return CL_SUCCESS;
 }
 
+/* Stores a successful run with the files it included. */
+static void remember(const struct workdir *dir,
+                     const struct refcl_cache_key *key,
+                     const struct refcl_compile_result *result)
+{
+    char path[PATH_MAX];
+    struct refcl_blob deps = {0};
+    if (path_in(dir, DEPS_NAME, path))
+        read_bytes(path, &deps);
+    refcl_cache_store(key, result, (const char *)deps.bytes);
+    refcl_blob_free(&deps);
+}
+
 cl_int refcl_compiler_run(const struct refcl_compile_job *job,
                           struct refcl_compile_result *result)
 {
     *result = (struct refcl_compile_result){0};
+    struct refcl_cache_key key;
+    bool cacheable = refcl_cache_key(job, &key);
+    if (cacheable && refcl_cache_lookup(&key, result))
+        return CL_SUCCESS;
     struct workdir dir;
     if (!workdir_make(&dir)) {
         char *log = strdup("refcl: could not make a temporary directory\n");
@@ -439,6 +462,8 @@ cl_int refcl_compiler_run(const struct refcl_compile_job *job,
                      ? from_objects(&dir, job, &output)
                      : from_source(&dir, job, &output);
     cl_int status = gather(&dir, built, output, result);
+    if (status == CL_SUCCESS && result->built && cacheable)
+        remember(&dir, &key, result);
     workdir_remove(&dir);
     return status;
 }
