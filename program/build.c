@@ -263,9 +263,10 @@ cl_int CL_API_CALL refcl_clBuildProgram(
         status = program_members(program, num_devices, device_list);
     if (status == CL_SUCCESS)
         status = unchangeable(program);
-    if (status == CL_SUCCESS && refcl_program_builtin(program))
-        status = REFCL_FAIL(CL_INVALID_OPERATION, "built-in kernels: \"if "
-                            "program was not created with "
+    if (status == CL_SUCCESS &&
+        (refcl_program_builtin(program) || program->linked))
+        status = REFCL_FAIL(CL_INVALID_OPERATION, "built-in kernels or "
+                            "linked: \"if program was not created with "
                             "clCreateProgramWithSource, "
                             "clCreateProgramWithIL or "
                             "clCreateProgramWithBinary\"");
@@ -385,9 +386,10 @@ cl_int CL_API_CALL refcl_clCompileProgram(
     if (status == CL_SUCCESS && refcl_program_builtin(program))
         status = REFCL_FAIL(CL_INVALID_OPERATION, "built-in kernels: \"if "
                             "program has no source or IL available\"");
-    if (status == CL_SUCCESS && program->from_binary)
-        status = REFCL_FAIL(CL_INVALID_OPERATION, "from binaries: \"if "
-                            "program has no source or IL available\"");
+    if (status == CL_SUCCESS && (program->from_binary || program->linked))
+        status = REFCL_FAIL(CL_INVALID_OPERATION, "from binaries or "
+                            "linked: \"if program has no source or IL "
+                            "available\"");
     if (status != CL_SUCCESS)
         return status;
     /* CL_COMPILER_NOT_AVAILABLE "if a compiler is not available". */
@@ -511,8 +513,10 @@ static cl_program link_program(cl_context context, cl_uint num_devices,
     if (*status == CL_SUCCESS && !program)
         *status = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
                              "program");
-    if (program)
+    if (program) {
+        program->linked = true;
         *status = link_now(program, &parsed, options, count, inputs);
+    }
     refcl_compiler_options_free(&parsed);
     /* CL_LINK_PROGRAM_FAILURE "if there is a failure to link the compiled
      * binaries and/or libraries". */

@@ -242,6 +242,13 @@ static void check_compile_link(void)
     check_record(exe, subs[0], CL_BUILD_SUCCESS, link_options,
                  CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     check_names(exe, "k", 1);
+    /* CL_INVALID_OPERATION "if program was not created with
+     * clCreateProgramWithSource, clCreateProgramWithIL or
+     * clCreateProgramWithBinary"; "if program has no source or IL". */
+    CHECK_EQ(clBuildProgram(exe, 0, NULL, NULL, NULL, NULL),
+             CL_INVALID_OPERATION);
+    CHECK_EQ(clCompileProgram(exe, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL),
+             CL_INVALID_OPERATION);
     cl_uint devices = 0;
     CHECK_EQ(clGetProgramInfo(exe, CL_PROGRAM_NUM_DEVICES, sizeof(devices),
                               &devices, NULL), CL_SUCCESS);
