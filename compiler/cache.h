@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The build cache, private to the compiler layer (compiler/cache.c). */
+#ifndef REFCL_COMPILER_CACHE_H
+#define REFCL_COMPILER_CACHE_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "refcl/compiler.h"
+
+struct refcl_cache_key {
+    uint64_t hash[2];
+    char dir[PATH_MAX];
+    char path[PATH_MAX + 64];
+};
+
+/** The key of @p job; false when the cache is off (REFCL_CACHE=0) or has
+ *  no directory. */
+bool refcl_cache_key(const struct refcl_compile_job *job,
+                     struct refcl_cache_key *key);
+
+/** The entry of @p key into @p result, if there is a whole one whose
+ *  included files are unchanged. */
+bool refcl_cache_lookup(const struct refcl_cache_key *key,
+                        struct refcl_compile_result *result);
+
+/** Stores a successful @p result with the files clang's dependency list
+ *  @p deps (may be NULL) names; failures to store are ignored. */
+void refcl_cache_store(const struct refcl_cache_key *key,
+                       const struct refcl_compile_result *result,
+                       const char *deps);
+
+#endif /* REFCL_COMPILER_CACHE_H */
