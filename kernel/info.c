@@ -29,6 +29,14 @@ compiled_entry(const struct _cl_kernel *kernel, cl_device_id device)
     return NULL;
 }
 
+/* CL_KERNEL_ATTRIBUTES: the source's, as its executable spells them. */
+static const char *kernel_attributes(const struct _cl_kernel *kernel)
+{
+    const char *attributes =
+        kernel->compiled ? compiled_entry(kernel, NULL)->attributes : NULL;
+    return attributes ? attributes : "";
+}
+
 cl_int CL_API_CALL refcl_clGetKernelInfo(cl_kernel kernel,
                                          cl_kernel_info param_name,
                                          size_t param_value_size,
@@ -49,11 +57,8 @@ cl_int CL_API_CALL refcl_clGetKernelInfo(cl_kernel kernel,
         /* "For kernels not created from OpenCL C source and the
          * clCreateProgramWithSource API call the string returned from this
          * query will be empty." */
-        return refcl_info_string(kernel->compiled
-                                     ? compiled_entry(kernel, NULL)->attributes
-                                     : "",
-                                 param_value_size, param_value,
-                                 param_value_size_ret);
+        return refcl_info_string(kernel_attributes(kernel), param_value_size,
+                                 param_value, param_value_size_ret);
     case CL_KERNEL_NUM_ARGS:
         value = &kernel->desc->num_args;
         size = sizeof(cl_uint);

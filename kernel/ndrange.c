@@ -201,8 +201,9 @@ static cl_int required_check(const struct refcl_abi_kernel *entry,
                               "source\" (%zu)", d, local, required);
         if (!req->local)
             local = required;
+        /* An empty range has no group to be uniform. */
         size_t global = req->global && d < req->dims ? req->global[d] : 1;
-        if (uniform && local && global % local != 0)
+        if (uniform && local && !range_empty(req) && global % local != 0)
             return REFCL_FAIL(CL_INVALID_WORK_GROUP_SIZE, "dimension %u: "
                               "global %zu, local %zu: \"if the program was "
                               "compiled with cl-uniform-work-group-size and "
