@@ -4,9 +4,10 @@
  * CL/cl.h still names included.
  *
  * Policy: hardware facts come from the topology (device/topology.c), never
- * invented. What belongs to the kernel compiler refcl does not have, or to
- * runtime features it lacks, reports the spec's EMBEDDED_PROFILE minimum or
- * "not supported". Queries of extensions refcl does not list (cl_khr_fp16's
+ * invented. Where the OpenCL C compiler is installed (refcl_toolchain) the
+ * device has the FULL_PROFILE and its minimums; without it, what belongs to
+ * the compiler reports the spec's EMBEDDED_PROFILE minimum or "not
+ * supported", and so do runtime features refcl lacks. Queries of extensions refcl does not list (cl_khr_fp16's
  * CL_DEVICE_HALF_FP_CONFIG, cl_khr_device_uuid, cl_khr_pci_bus_info, ...)
  * are unknown names.
  *
@@ -16,6 +17,7 @@
  * run-time size by a tail call to a small function.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -25,13 +27,15 @@
 #include "refcl/kernel.h"
 #include "refcl/memory.h"
 #include "refcl/platform.h"
+#include "refcl/toolchain.h"
 #include "refcl/version.h"
 /* After refcl/compat.h, which picks the CL headers' API version. */
 #include "CL/cl_ext_refcl.h"
 
-/* Identity. The profile is EMBEDDED because CL_DEVICE_COMPILER_AVAILABLE is
- * CL_FALSE, which the spec allows "for the embedded platform profile only". */
-#define DEVICE_PROFILE "EMBEDDED_PROFILE"
+/* Identity. The profile is the platform's (refcl_platform_profile): FULL
+ * with the compiler, else EMBEDDED, because CL_DEVICE_COMPILER_AVAILABLE is
+ * then CL_FALSE, which the spec allows "for the embedded platform profile
+ * only". */
 #define DEVICE_VERSION "OpenCL 3.0 refcl " REFCL_VERSION_STRING
 #define DEVICE_NUMERIC_VERSION CL_MAKE_VERSION(3, 0, 0)
 #define DEVICE_OPENCL_C_VERSION "OpenCL C 1.2 refcl"
@@ -59,8 +63,10 @@
 #define MIN_DATA_TYPE_ALIGN_SIZE 128u
 /** Bytes of printf output per kernel: the full-profile minimum, 1 MiB. */
 #define PRINTF_BUFFER_SIZE (1024u * 1024u)
-/** Local memory lower bound: the embedded-profile minimum, 1 KiB. */
+/** Local memory lower bounds: the embedded-profile minimum, 1 KiB, and
+ *  the full profile's, 32 KiB. */
 #define LOCAL_MEM_MIN_SIZE 1024u
+#define LOCAL_MEM_FULL_MIN_SIZE (32u * 1024u)
 /** Lower bound of CL_DEVICE_MAX_MEM_ALLOC_SIZE: "The minimum value is
  *  max(min(1024 x 1024 x 1024, 1/4th of CL_DEVICE_GLOBAL_MEM_SIZE),
  *  32 x 1024 x 1024)" (the embedded profile no longer lowers it); refcl
@@ -105,7 +111,8 @@ bool refcl_import_dma_buf_supported(void)
  * "The following Khronos extension names must be returned by all devices
  * that support OpenCL 1.1": the five below; and in the embedded profile
  * "If double precision is supported ... then cles_khr_int64 must also be
- * supported". */
+ * supported"; the full profile has 64-bit integers without it, and lists
+ * it not (extensions_init). */
 static const cl_name_version device_only_extensions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_byte_addressable_store"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_base_atomics"},
@@ -132,14 +139,22 @@ static size_t extension_count;
 static char extensions_string[MAX_EXTENSIONS * CL_NAME_VERSION_MAX_NAME_SIZE];
 static pthread_once_t extensions_once = PTHREAD_ONCE_INIT;
 
+/* The embedded profile's name for 64-bit integers. */
+static bool embedded_only(const cl_name_version *extension)
+{
+    return !strcmp(extension->name, "cles_khr_int64");
+}
+
 static void extensions_init(void)
 {
     const cl_name_version *platform;
     size_t n = refcl_platform_extensions(&platform);
+    bool full = refcl_platform_full_profile();
     for (size_t i = 0; i < n; i++)
         device_extensions[extension_count++] = platform[i];
     for (size_t i = 0; i < DEVICE_ONLY_COUNT; i++)
-        device_extensions[extension_count++] = device_only_extensions[i];
+        if (!full || !embedded_only(&device_only_extensions[i]))
+            device_extensions[extension_count++] = device_only_extensions[i];
     if (refcl_import_dma_buf_supported())
         device_extensions[extension_count++] = dma_buf_extension;
     refcl_names_join(device_extensions, extension_count, extensions_string,
@@ -158,6 +173,68 @@ static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
 };
+
+/* The extensions and features that change what OpenCL C compiles: those
+ * of the device's that clang 15 knows (clang/Basic/OpenCLExtensions.def);
+ * the API's own (cl_khr_icd, cl_arm_import_memory...) are not for it. */
+static const char *const language_extensions[] = {
+    "cl_khr_byte_addressable_store",
+    "cl_khr_fp16",
+    "cl_khr_fp64",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_3d_image_writes",
+    "cl_khr_depth_images",
+    "cl_khr_gl_msaa_sharing",
+    "cl_khr_mipmap_image",
+    "cl_khr_mipmap_image_writes",
+    "cl_khr_subgroups",
+    "cles_khr_int64",
+};
+
+/* "-cl-ext=-all,+name..." with every feature and language extension. */
+static char clang_extensions[sizeof("-cl-ext=-all") +
+                             (MAX_EXTENSIONS + sizeof(opencl_c_features) /
+                                                   sizeof(opencl_c_features[0])) *
+                                 (CL_NAME_VERSION_MAX_NAME_SIZE + 2)];
+static pthread_once_t clang_extensions_once = PTHREAD_ONCE_INIT;
+
+static bool language_extension(const char *name)
+{
+    for (size_t i = 0; i < sizeof(language_extensions) /
+                               sizeof(language_extensions[0]); i++)
+        if (!strcmp(name, language_extensions[i]))
+            return true;
+    return false;
+}
+
+/* ",+name" at @p end; the buffer holds every name (its size above). */
+static char *append_enabled(char *end, const char *name)
+{
+    return end + sprintf(end, ",+%s", name);
+}
+
+static void clang_extensions_init(void)
+{
+    pthread_once(&extensions_once, extensions_init);
+    char *end = clang_extensions + sprintf(clang_extensions, "-cl-ext=-all");
+    for (size_t i = 0; i < extension_count; i++)
+        if (language_extension(device_extensions[i].name))
+            end = append_enabled(end, device_extensions[i].name);
+    for (size_t i = 0;
+         i < sizeof(opencl_c_features) / sizeof(opencl_c_features[0]); i++)
+        end = append_enabled(end, opencl_c_features[i].name);
+}
+
+const char *refcl_device_clang_extensions(void)
+{
+    pthread_once(&clang_extensions_once, clang_extensions_init);
+    return clang_extensions;
+}
 
 /* CL_DEVICE_PARTITION_TYPE of a root device: the spec allows "a property
  * value of 0" for "no partition type associated with device". */
@@ -184,10 +261,22 @@ static cl_ulong max_mem_alloc_size(const struct refcl_topology *topo)
     return quarter > MAX_MEM_ALLOC_MIN_SIZE ? quarter : MAX_MEM_ALLOC_MIN_SIZE;
 }
 
+/* Single precision: the compiler divides and takes square roots with the
+ * CPU's IEEE instructions (fdiv, llvm.sqrt; refcl-builtins' sqrt), so it
+ * honours -cl-fp32-correctly-rounded-divide-sqrt. */
+static cl_device_fp_config single_fp_config(const struct refcl_topology *topo)
+{
+    return fp_config(topo) | (refcl_platform_full_profile()
+                                  ? CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT
+                                  : 0);
+}
+
 static cl_ulong local_mem_size(const struct refcl_topology *topo)
 {
     cl_ulong local = topo->core_cache_size;
-    return local > LOCAL_MEM_MIN_SIZE ? local : LOCAL_MEM_MIN_SIZE;
+    cl_ulong least = refcl_platform_full_profile() ? LOCAL_MEM_FULL_MIN_SIZE
+                                                   : LOCAL_MEM_MIN_SIZE;
+    return local > least ? local : least;
 }
 
 cl_ulong refcl_max_mem_alloc_size(void)
@@ -304,6 +393,38 @@ static inline cl_int answer_string(struct query q, const char *s)
     return reply_string(s, q.size, q.value, q.size_ret);
 }
 
+/* The answers that depend on whether the compiler is installed, out of
+ * line: the check is a call. */
+static __attribute__((noinline)) cl_int
+reply_profile(size_t size, void *value, size_t *size_ret)
+{
+    return refcl_info_string(refcl_platform_profile(), size, value, size_ret);
+}
+
+static __attribute__((noinline)) cl_int
+reply_compiler_available(size_t size, void *value, size_t *size_ret)
+{
+    cl_bool available = refcl_platform_full_profile() ? CL_TRUE : CL_FALSE;
+    return refcl_info_return(&available, sizeof(available), size, value,
+                             size_ret);
+}
+
+static __attribute__((noinline)) cl_int
+reply_single_fp_config(const struct refcl_topology *topo, size_t size,
+                       void *value, size_t *size_ret)
+{
+    cl_device_fp_config config = single_fp_config(topo);
+    return refcl_info_return(&config, sizeof(config), size, value, size_ret);
+}
+
+static __attribute__((noinline)) cl_int
+reply_local_mem_size(const struct refcl_topology *topo, size_t size,
+                     void *value, size_t *size_ret)
+{
+    cl_ulong bytes = local_mem_size(topo);
+    return refcl_info_return(&bytes, sizeof(bytes), size, value, size_ret);
+}
+
 /* CL_DEVICE_EXTENSIONS and CL_DEVICE_EXTENSIONS_WITH_VERSION, made from the
  * one list on first use. */
 static __attribute__((noinline)) cl_int
@@ -386,7 +507,7 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DRIVER_VERSION:
         return answer_string(q, REFCL_VERSION_STRING);
     case CL_DEVICE_PROFILE:
-        return answer_string(q, DEVICE_PROFILE);
+        return reply_profile(q.size, q.value, q.size_ret);
     case CL_DEVICE_VERSION:
         return answer_string(q, DEVICE_VERSION);
     case CL_DEVICE_NUMERIC_VERSION:
@@ -399,7 +520,7 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return answer_bool(q, CL_TRUE);
     case CL_DEVICE_COMPILER_AVAILABLE:
     case CL_DEVICE_LINKER_AVAILABLE:
-        return answer_bool(q, CL_FALSE);
+        return reply_compiler_available(q.size, q.value, q.size_ret);
 
     /* Languages, intermediate languages, extensions, built-in kernels. */
     case CL_DEVICE_OPENCL_C_VERSION:
@@ -477,7 +598,7 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
         return answer_uint(q, 0);
     case CL_DEVICE_SINGLE_FP_CONFIG:
-        return answer_ulong(q, fp_config(topo));
+        return reply_single_fp_config(topo, q.size, q.value, q.size_ret);
     /* cl_khr_fp64 is listed. "If double precision is supported by the
      * device, then the minimum double precision floating-point capability
      * for OpenCL 2.0 or newer devices is: CL_FP_FMA | ...": libm's fma()
@@ -499,7 +620,7 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_LOCAL_MEM_TYPE:
         return answer_uint(q, CL_GLOBAL); /* emulated in host memory */
     case CL_DEVICE_LOCAL_MEM_SIZE:
-        return answer_ulong(q, local_mem_size(topo));
+        return reply_local_mem_size(topo, q.size, q.value, q.size_ret);
     case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
         return answer_ulong(q, MAX_CONSTANT_BUFFER_SIZE);
     case CL_DEVICE_HOST_UNIFIED_MEMORY:

@@ -12,12 +12,14 @@
 #include "refcl/config.h"
 #include "refcl/info.h"
 #include "refcl/platform.h"
+#include "refcl/toolchain.h"
 #include "refcl/version.h"
 
 #define PLATFORM_VENDOR "refcl"
-/* No kernel compiler: the spec allows CL_DEVICE_COMPILER_AVAILABLE ==
+/* Without the compiler: the spec allows CL_DEVICE_COMPILER_AVAILABLE ==
  * CL_FALSE only for the embedded profile. */
-#define PLATFORM_PROFILE "EMBEDDED_PROFILE"
+#define FULL_PROFILE "FULL_PROFILE"
+#define EMBEDDED_PROFILE "EMBEDDED_PROFILE"
 #define PLATFORM_VERSION "OpenCL 3.0 refcl " REFCL_VERSION_STRING
 
 /* Platform extensions; "must be supported by all devices associated with
@@ -149,6 +151,16 @@ cl_int CL_API_CALL refcl_clGetPlatformIDs(cl_uint num_entries,
                                         num_platforms);
 }
 
+bool refcl_platform_full_profile(void)
+{
+    return refcl_toolchain() != NULL;
+}
+
+const char *refcl_platform_profile(void)
+{
+    return refcl_platform_full_profile() ? FULL_PROFILE : EMBEDDED_PROFILE;
+}
+
 cl_int CL_API_CALL refcl_clGetPlatformInfo(cl_platform_id platform,
                                            cl_platform_info param_name,
                                            size_t param_value_size,
@@ -170,8 +182,7 @@ cl_int CL_API_CALL refcl_clGetPlatformInfo(cl_platform_id platform,
 
     switch (param_name) {
     case CL_PLATFORM_PROFILE:
-        value = PLATFORM_PROFILE;
-        size = sizeof(PLATFORM_PROFILE);
+        string = refcl_platform_profile();
         break;
     case CL_PLATFORM_VERSION:
         value = PLATFORM_VERSION;

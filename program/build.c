@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Building without a compiler: clBuildProgram and clCompileProgram validate
- * their arguments, record CL_BUILD_ERROR with the options and a log that
- * says why for each device they name, and return
- * CL_COMPILER_NOT_AVAILABLE; clLinkProgram returns CL_LINKER_NOT_AVAILABLE;
- * clGetProgramBuildInfo reports the record. A program of built-in kernels
- * is built when it is created, and has nothing to build again.
+ * clBuildProgram, clCompileProgram and clLinkProgram, and
+ * clGetProgramBuildInfo. With the compiler (refcl/toolchain.h) they run it
+ * (refcl/compiler.h) synchronously, once for all the devices named (they
+ * are one CPU), load an executable per device, record each device's
+ * status, options, log and binary, and call pfn_notify before returning
+ * ("The notification routine ... will be called when the program
+ * executable has been built (successfully or unsuccessfully)").
  *
- * pfn_notify is never called: it is "called when the program executable
- * has been built (successfully or unsuccessfully)", and a build that
- * cannot begin returns its error instead.
+ * Without it, clBuildProgram and clCompileProgram record CL_BUILD_ERROR
+ * with a log that says why and return CL_COMPILER_NOT_AVAILABLE, and
+ * clLinkProgram returns CL_LINKER_NOT_AVAILABLE; pfn_notify is not called,
+ * as a build that cannot begin returns its error instead. A program created
+ * from binaries builds its executables without the compiler. A program of
+ * built-in kernels is built when it is created.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +21,9 @@
 #include "refcl/api.h"
 #include "refcl/context.h"
 #include "refcl/info.h"
+#include "refcl/kernel_abi.h"
 #include "refcl/program.h"
+#include "refcl/toolchain.h"
 
 static const char build_log[] =
     "refcl: no OpenCL C compiler (CL_DEVICE_COMPILER_AVAILABLE is CL_FALSE): "
@@ -86,18 +92,161 @@ static cl_int refuse(struct _cl_program *program, cl_uint num_devices,
                      : (long)k;
         /* "If options is a NULL pointer then it will have the same result
          * as the empty string." */
-        char *copy = strdup(options ? options : "");
-        if (!copy) {
+        struct refcl_build *build = &program->builds[i];
+        refcl_build_clear(build);
+        build->options = strdup(options ? options : "");
+        build->log = strdup(log);
+        if (!build->options || !build->log) {
             status = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
                                 "no memory for the options");
             break;
         }
-        struct refcl_build *build = &program->builds[i];
-        free(build->options);
-        *build = (struct refcl_build){CL_BUILD_ERROR, log, copy};
+        build->status = CL_BUILD_ERROR;
     }
     pthread_mutex_unlock(&program->build_lock);
     return status;
+}
+
+/* The device index of entry @p k of the named devices, "all devices
+ * associated with program" when none are named. */
+static cl_uint target(const struct _cl_program *program, cl_uint num_devices,
+                      const cl_device_id *device_list, cl_uint k)
+{
+    return num_devices
+               ? (cl_uint)refcl_program_device_index(program, device_list[k])
+               : k;
+}
+
+static bool blob_copy(const struct refcl_blob *from, struct refcl_blob *to)
+{
+    to->size = from->size;
+    to->bytes = malloc(from->size ? from->size : 1);
+    if (to->bytes && from->size)
+        memcpy(to->bytes, from->bytes, from->size);
+    return to->bytes != NULL;
+}
+
+/* Appends @p line to the build's log. */
+static bool log_append(struct refcl_build *build, const char *line)
+{
+    size_t had = build->log ? strlen(build->log) : 0;
+    char *log = realloc(build->log, had + strlen(line) + 1);
+    if (!log)
+        return false;
+    strcpy(log + had, line);
+    build->log = log;
+    return true;
+}
+
+/* Records the result of a compiler run (or of a binary, @p log NULL) for
+ * one device: its output as @p type, loaded when an executable. @return
+ * CL_SUCCESS, @p failure, or CL_OUT_OF_HOST_MEMORY. */
+static cl_int record(struct refcl_build *build, const char *options,
+                     const struct refcl_compile_result *result,
+                     cl_program_binary_type type,
+                     struct refcl_run_options run, cl_int failure)
+{
+    struct refcl_build was = *build;
+    *build = (struct refcl_build){.status = CL_BUILD_ERROR, .run = run};
+    build->options = strdup(options ? options : "");
+    build->log = strdup(result->log);
+    bool memory = build->options && build->log;
+    if (memory && result->built)
+        memory = blob_copy(&result->output, &build->binary);
+    const char *why = NULL;
+    if (memory && result->built && type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+        build->executable = refcl_executable_load(&build->binary, &why);
+    if (why && memory) {
+        memory = log_append(build, "refcl: ") && log_append(build, why) &&
+                 log_append(build, "\n");
+        refcl_blob_free(&build->binary);
+    }
+    refcl_build_clear(&was);
+    if (!memory)
+        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for a build");
+    if (!result->built || why)
+        return failure;
+    build->status = CL_BUILD_SUCCESS;
+    build->binary_type = type;
+    return CL_SUCCESS;
+}
+
+static struct refcl_run_options run_of(const struct refcl_compiler_options *o)
+{
+    /* Non-uniform work-groups came with OpenCL C 2.0 (3.0 builds have them
+     * where the device does); -cl-uniform-work-group-size asks for none. */
+    return (struct refcl_run_options){
+        .uniform_work_groups = o->uniform_work_groups || o->cl_std < 20,
+        .arg_info = o->kernel_arg_info};
+}
+
+/* A device's executable from the binary it was created with: loaded as
+ * it is, or linked first when it is an object or a library. */
+static cl_int from_binary(struct refcl_build *build, const char *options)
+{
+    struct refcl_compile_result result = {.built = true, .log = ""};
+    struct refcl_run_options run = build->run;
+    if (build->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+        result.output = build->binary;
+        build->binary = (struct refcl_blob){0};
+        cl_int status = record(build, options, &result,
+                               CL_PROGRAM_BINARY_TYPE_EXECUTABLE, run,
+                               CL_BUILD_PROGRAM_FAILURE);
+        refcl_blob_free(&result.output);
+        return status;
+    }
+    if (!refcl_toolchain())
+        return REFCL_FAIL(CL_COMPILER_NOT_AVAILABLE, "an object binary to "
+                          "link, without a compiler");
+    struct refcl_compiler_options link = {0};
+    struct refcl_compile_job job = {.step = REFCL_STEP_LINK,
+                                    .options = &link,
+                                    .objects = &build->binary,
+                                    .object_count = 1};
+    cl_int status = refcl_compiler_run(&job, &result);
+    if (status == CL_SUCCESS)
+        status = record(build, options, &result,
+                        CL_PROGRAM_BINARY_TYPE_EXECUTABLE, run,
+                        CL_BUILD_PROGRAM_FAILURE);
+    refcl_compile_result_free(&result);
+    return status;
+}
+
+/* clBuildProgram with the compiler, or from binaries. */
+static cl_int build_now(struct _cl_program *program, cl_uint num_devices,
+                        const cl_device_id *device_list, const char *options)
+{
+    struct refcl_compiler_options parsed;
+    cl_int status =
+        refcl_compiler_options_parse(options, REFCL_STEP_BUILD, &parsed);
+    struct refcl_compile_result result = {0};
+    struct refcl_compile_job job = {.step = REFCL_STEP_BUILD,
+                                    .options = &parsed,
+                                    .source = program->source};
+    if (status == CL_SUCCESS && !program->from_binary)
+        status = refcl_compiler_run(&job, &result);
+    cl_uint count = num_devices ? num_devices : program->num_devices;
+    cl_int outcome = status;
+    for (cl_uint k = 0; status == CL_SUCCESS && k < count; k++) {
+        struct refcl_build *build =
+            &program->builds[target(program, num_devices, device_list, k)];
+        cl_int one = program->from_binary
+                         ? from_binary(build, options)
+                         : record(build, options, &result,
+                                  CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+                                  run_of(&parsed), CL_BUILD_PROGRAM_FAILURE);
+        if (one == CL_OUT_OF_HOST_MEMORY)
+            status = one;
+        if (outcome == CL_SUCCESS)
+            outcome = one;
+    }
+    refcl_compile_result_free(&result);
+    refcl_compiler_options_free(&parsed);
+    /* CL_BUILD_PROGRAM_FAILURE "if there is a failure to build the program
+     * executable". */
+    return outcome == CL_SUCCESS ? CL_SUCCESS
+                                 : REFCL_FAIL(outcome, "the build failed: "
+                                              "its log says why");
 }
 
 cl_int CL_API_CALL refcl_clBuildProgram(
@@ -124,7 +273,15 @@ cl_int CL_API_CALL refcl_clBuildProgram(
         return status;
     /* CL_COMPILER_NOT_AVAILABLE "if program is created with ...
      * clCreateProgramWithSource ... and a compiler is not available". */
-    return refuse(program, num_devices, device_list, options, build_log);
+    if (!refcl_toolchain() && !program->from_binary)
+        return refuse(program, num_devices, device_list, options, build_log);
+    pthread_mutex_lock(&program->build_lock);
+    status = build_now(program, num_devices, device_list, options);
+    pthread_mutex_unlock(&program->build_lock);
+    if (pfn_notify && status != CL_INVALID_BUILD_OPTIONS &&
+        status != CL_OUT_OF_HOST_MEMORY)
+        pfn_notify(program, user_data);
+    return status;
 }
 
 /* CL_INVALID_VALUE "if num_input_headers is zero and header_include_names or
@@ -150,6 +307,64 @@ static cl_int headers_check(const struct _cl_context *context, cl_uint count,
     return CL_SUCCESS;
 }
 
+/* The headers' sources under their include names (a program's source
+ * never changes). NULL when out of memory. */
+static struct refcl_header *headers_gather(cl_uint count,
+                                           const cl_program *headers,
+                                           const char **names)
+{
+    struct refcl_header *out = calloc(count ? count : 1, sizeof(*out));
+    for (cl_uint i = 0; out && i < count; i++) {
+        out[i].name = names[i];
+        out[i].text = headers[i]->source;
+    }
+    return out;
+}
+
+static cl_int compile_now(struct _cl_program *program, cl_uint num_devices,
+                          const cl_device_id *device_list,
+                          const char *options, cl_uint num_input_headers,
+                          const cl_program *input_headers,
+                          const char **header_include_names)
+{
+    struct refcl_compiler_options parsed;
+    cl_int status =
+        refcl_compiler_options_parse(options, REFCL_STEP_COMPILE, &parsed);
+    struct refcl_header *headers =
+        headers_gather(num_input_headers, input_headers,
+                       header_include_names);
+    if (status == CL_SUCCESS && !headers)
+        status = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for headers");
+    struct refcl_compile_result result = {0};
+    struct refcl_compile_job job = {.step = REFCL_STEP_COMPILE,
+                                    .options = &parsed,
+                                    .source = program->source,
+                                    .headers = headers,
+                                    .header_count = num_input_headers};
+    pthread_mutex_lock(&program->build_lock);
+    if (status == CL_SUCCESS)
+        status = refcl_compiler_run(&job, &result);
+    cl_uint count = num_devices ? num_devices : program->num_devices;
+    cl_int outcome = status;
+    for (cl_uint k = 0; status == CL_SUCCESS && k < count; k++) {
+        cl_int one = record(
+            &program->builds[target(program, num_devices, device_list, k)],
+            options, &result, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+            run_of(&parsed), CL_COMPILE_PROGRAM_FAILURE);
+        if (outcome == CL_SUCCESS || one == CL_OUT_OF_HOST_MEMORY)
+            outcome = one;
+    }
+    pthread_mutex_unlock(&program->build_lock);
+    refcl_compile_result_free(&result);
+    refcl_compiler_options_free(&parsed);
+    free(headers);
+    /* CL_COMPILE_PROGRAM_FAILURE "if there is a failure to compile the
+     * program source". */
+    return outcome == CL_SUCCESS ? CL_SUCCESS
+                                 : REFCL_FAIL(outcome, "the compile failed: "
+                                              "its log says why");
+}
+
 cl_int CL_API_CALL refcl_clCompileProgram(
     cl_program program, cl_uint num_devices, const cl_device_id *device_list,
     const char *options, cl_uint num_input_headers,
@@ -170,10 +385,22 @@ cl_int CL_API_CALL refcl_clCompileProgram(
     if (status == CL_SUCCESS && refcl_program_builtin(program))
         status = REFCL_FAIL(CL_INVALID_OPERATION, "built-in kernels: \"if "
                             "program has no source or IL available\"");
+    if (status == CL_SUCCESS && program->from_binary)
+        status = REFCL_FAIL(CL_INVALID_OPERATION, "from binaries: \"if "
+                            "program has no source or IL available\"");
     if (status != CL_SUCCESS)
         return status;
     /* CL_COMPILER_NOT_AVAILABLE "if a compiler is not available". */
-    return refuse(program, num_devices, device_list, options, compile_log);
+    if (!refcl_toolchain())
+        return refuse(program, num_devices, device_list, options,
+                      compile_log);
+    status = compile_now(program, num_devices, device_list, options,
+                         num_input_headers, input_headers,
+                         header_include_names);
+    if (pfn_notify && status != CL_INVALID_COMPILER_OPTIONS &&
+        status != CL_OUT_OF_HOST_MEMORY)
+        pfn_notify(program, user_data);
+    return status;
 }
 
 /* CL_INVALID_VALUE "if num_input_programs is zero and input_programs is
@@ -199,6 +426,104 @@ static cl_int inputs_check(const struct _cl_context *context, cl_uint count,
     return CL_SUCCESS;
 }
 
+/* The object or library of input program @p input for the link: the
+ * first of its devices' that is one (they are all the same code), copied
+ * with its run options, under its lock. CL_INVALID_OPERATION "if the
+ * rules for devices containing compiled binaries or libraries as described
+ * in input_programs argument above are not followed". */
+static cl_int link_input(struct _cl_program *input, cl_uint index,
+                         struct refcl_blob *object,
+                         struct refcl_run_options *run)
+{
+    cl_int status = REFCL_FAIL(CL_INVALID_OPERATION, "input_programs[%u]: "
+                               "no compiled object or library: \"if the "
+                               "rules for devices containing compiled "
+                               "binaries or libraries ... are not "
+                               "followed\"", index);
+    pthread_mutex_lock(&input->build_lock);
+    for (cl_uint i = 0; i < input->num_devices; i++) {
+        const struct refcl_build *b = &input->builds[i];
+        if (b->binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT &&
+            b->binary_type != CL_PROGRAM_BINARY_TYPE_LIBRARY)
+            continue;
+        status = blob_copy(&b->binary, object)
+                     ? CL_SUCCESS
+                     : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory");
+        run->uniform_work_groups &= b->run.uniform_work_groups;
+        run->arg_info &= b->run.arg_info;
+        break;
+    }
+    pthread_mutex_unlock(&input->build_lock);
+    return status;
+}
+
+/* Links the inputs into @p program (new, unseen by the application). */
+static cl_int link_now(struct _cl_program *program,
+                       const struct refcl_compiler_options *parsed,
+                       const char *options, cl_uint count,
+                       const cl_program *inputs)
+{
+    struct refcl_blob *objects = calloc(count, sizeof(*objects));
+    struct refcl_run_options run = {true, true};
+    cl_int status = objects ? CL_SUCCESS
+                            : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory");
+    for (cl_uint i = 0; status == CL_SUCCESS && i < count; i++)
+        status = link_input(inputs[i], i, &objects[i], &run);
+    struct refcl_compile_result result = {0};
+    struct refcl_compile_job job = {.step = REFCL_STEP_LINK,
+                                    .options = parsed,
+                                    .objects = objects,
+                                    .object_count = count};
+    if (status == CL_SUCCESS)
+        status = refcl_compiler_run(&job, &result);
+    cl_program_binary_type type = parsed->create_library
+                                      ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                      : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    cl_int outcome = status;
+    for (cl_uint i = 0; status == CL_SUCCESS && i < program->num_devices;
+         i++) {
+        cl_int one = record(&program->builds[i], options, &result, type, run,
+                            CL_LINK_PROGRAM_FAILURE);
+        if (outcome == CL_SUCCESS || one == CL_OUT_OF_HOST_MEMORY)
+            outcome = one;
+    }
+    for (cl_uint i = 0; objects && i < count; i++)
+        refcl_blob_free(&objects[i]);
+    free(objects);
+    refcl_compile_result_free(&result);
+    return outcome;
+}
+
+/* clLinkProgram once its arguments are checked: a new program, returned
+ * also when the link fails ("clGetProgramBuildInfo can be called to get
+ * the program link log"), not when it could not begin. */
+static cl_program link_program(cl_context context, cl_uint num_devices,
+                               const cl_device_id *device_list,
+                               const char *options, cl_uint count,
+                               const cl_program *inputs, cl_int *status)
+{
+    struct refcl_compiler_options parsed;
+    *status = refcl_compiler_options_parse(options, REFCL_STEP_LINK, &parsed);
+    struct _cl_program *program =
+        *status == CL_SUCCESS
+            ? refcl_program_new(context, num_devices, device_list)
+            : NULL;
+    if (*status == CL_SUCCESS && !program)
+        *status = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
+                             "program");
+    if (program)
+        *status = link_now(program, &parsed, options, count, inputs);
+    refcl_compiler_options_free(&parsed);
+    /* CL_LINK_PROGRAM_FAILURE "if there is a failure to link the compiled
+     * binaries and/or libraries". */
+    if (program && *status != CL_SUCCESS &&
+        *status != CL_LINK_PROGRAM_FAILURE) {
+        refcl_program_release(program);
+        program = NULL;
+    }
+    return program;
+}
+
 cl_program CL_API_CALL refcl_clLinkProgram(
     cl_context context, cl_uint num_devices, const cl_device_id *device_list,
     const char *options, cl_uint num_input_programs,
@@ -206,7 +531,6 @@ cl_program CL_API_CALL refcl_clLinkProgram(
     void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data,
     cl_int *errcode_ret)
 {
-    (void)options;
     /* CL_INVALID_CONTEXT "if context is not a valid context". */
     if (!refcl_object_valid(context, REFCL_CONTEXT))
         return refcl_errcode(
@@ -219,13 +543,17 @@ cl_program CL_API_CALL refcl_clLinkProgram(
         status = refcl_device_list_members(context, num_devices, device_list);
     /* CL_LINKER_NOT_AVAILABLE "if a linker is not available, i.e.
      * CL_DEVICE_LINKER_AVAILABLE ... is set to CL_FALSE". */
-    return refcl_errcode(NULL,
-                         status == CL_SUCCESS
-                             ? REFCL_FAIL(CL_LINKER_NOT_AVAILABLE, "refcl "
-                                          "has no linker: \"if a linker is "
-                                          "not available\"")
-                             : status,
-                         errcode_ret);
+    if (status == CL_SUCCESS && !refcl_toolchain())
+        status = REFCL_FAIL(CL_LINKER_NOT_AVAILABLE, "refcl has no linker: "
+                            "\"if a linker is not available\"");
+    if (status != CL_SUCCESS)
+        return refcl_errcode(NULL, status, errcode_ret);
+    cl_program program =
+        link_program(context, num_devices, device_list, options,
+                     num_input_programs, input_programs, &status);
+    if (program && pfn_notify)
+        pfn_notify(program, user_data);
+    return refcl_errcode(program, status, errcode_ret);
 }
 
 /* One query of the build record; under the program's build lock. */
@@ -239,8 +567,10 @@ static cl_int build_answer(const struct _cl_program *program,
      * no binary to hand out: CL_PROGRAM_BINARY_SIZES is 0). */
     const cl_program_binary_type binary_type =
         refcl_program_builtin(program) ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                                       : CL_PROGRAM_BINARY_TYPE_NONE;
-    static const size_t no_globals = 0;
+                                       : build->binary_type;
+    const size_t globals =
+        build->executable ? build->executable->table->global_variable_bytes
+                          : 0;
     switch (param_name) {
     case CL_PROGRAM_BUILD_STATUS:
         return refcl_info_return(&build->status, sizeof(build->status),
@@ -249,7 +579,10 @@ static cl_int build_answer(const struct _cl_program *program,
     /* "If build status of the specified program for device is
      * CL_BUILD_NONE, an empty string is returned." */
     case CL_PROGRAM_BUILD_OPTIONS:
-        return refcl_info_string(build->options ? build->options : "",
+        return refcl_info_string(build->status != CL_BUILD_NONE &&
+                                         build->options
+                                     ? build->options
+                                     : "",
                                  param_value_size, param_value,
                                  param_value_size_ret);
     case CL_PROGRAM_BUILD_LOG:
@@ -261,7 +594,7 @@ static cl_int build_answer(const struct _cl_program *program,
                                  param_value_size, param_value,
                                  param_value_size_ret);
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-        return refcl_info_return(&no_globals, sizeof(no_globals),
+        return refcl_info_return(&globals, sizeof(globals),
                                  param_value_size, param_value,
                                  param_value_size_ret);
     default:

@@ -9,6 +9,7 @@
  * Builds are in program/build.c, kernels in kernel/.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "refcl/device.h"
 #include "refcl/info.h"
 #include "refcl/kernel.h"
+#include "refcl/kernel_abi.h"
 #include "refcl/program.h"
 
 cl_int refcl_device_list_shape(cl_uint num_devices,
@@ -63,12 +65,13 @@ long refcl_program_device_index(const struct _cl_program *program,
 bool refcl_program_runs_on(const struct _cl_program *program,
                            const struct _cl_device_id *device)
 {
-    if (!refcl_program_builtin(program))
-        return false;
-    for (const struct refcl_object *d = &device->obj; d; d = d->parent)
-        if (refcl_program_device_index(program,
-                                       (const struct _cl_device_id *)d) >= 0)
+    for (const struct refcl_object *d = &device->obj; d; d = d->parent) {
+        long i = refcl_program_device_index(program,
+                                            (const struct _cl_device_id *)d);
+        if (i >= 0 && (refcl_program_builtin(program) ||
+                       program->builds[i].executable))
             return true;
+    }
     return false;
 }
 
@@ -76,20 +79,29 @@ size_t refcl_program_executable_kernels(const struct _cl_program *program,
                                         cl_uint device_index,
                                         const struct refcl_abi_kernel **kernels)
 {
-    /* No executable is built from source yet (the compiler's driver is
-     * issue 18's work in progress). */
-    (void)program;
-    (void)device_index;
-    *kernels = NULL;
-    return 0;
+    const struct refcl_executable *e =
+        device_index < program->num_devices
+            ? program->builds[device_index].executable
+            : NULL;
+    *kernels = e ? e->table->kernels : NULL;
+    return e ? e->table->num_kernels : 0;
 }
 
 struct refcl_run_options refcl_program_run_options(
     const struct _cl_program *program, cl_uint device_index)
 {
-    (void)program;
-    (void)device_index;
-    return (struct refcl_run_options){.uniform_work_groups = true};
+    return device_index < program->num_devices
+               ? program->builds[device_index].run
+               : (struct refcl_run_options){.uniform_work_groups = true};
+}
+
+void refcl_build_clear(struct refcl_build *build)
+{
+    free(build->log);
+    free(build->options);
+    refcl_blob_free(&build->binary);
+    refcl_executable_unload(build->executable);
+    *build = (struct refcl_build){.status = CL_BUILD_NONE};
 }
 
 static void program_destroy(struct refcl_object *obj)
@@ -97,7 +109,7 @@ static void program_destroy(struct refcl_object *obj)
     struct _cl_program *program = (struct _cl_program *)obj;
     struct _cl_context *context = program->context;
     for (cl_uint i = 0; program->builds && i < program->num_devices; i++)
-        free(program->builds[i].options);
+        refcl_build_clear(&program->builds[i]);
     free(program->builds);
     free(program->source);
     free(program->kernels);
@@ -140,7 +152,34 @@ static struct _cl_program *program_create(struct _cl_context *context,
         return NULL;
     }
     for (cl_uint i = 0; i < context->num_devices; i++)
-        program->builds[i] = (struct refcl_build){status, NULL, NULL};
+        program->builds[i] = (struct refcl_build){.status = status};
+    return program;
+}
+
+struct _cl_program *refcl_program_new(struct _cl_context *context,
+                                      cl_uint num_devices,
+                                      const cl_device_id *device_list)
+{
+    char *source = calloc(1, 1);
+    struct _cl_program *program =
+        source ? program_create(context, source, 1, CL_BUILD_NONE) : NULL;
+    if (!program || !num_devices)
+        return program;
+    cl_device_id *devices = malloc(num_devices * sizeof(*devices));
+    struct refcl_build *builds = calloc(num_devices, sizeof(*builds));
+    if (!devices || !builds) {
+        free(devices);
+        free(builds);
+        program_destroy(&program->obj);
+        return NULL;
+    }
+    memcpy(devices, device_list, num_devices * sizeof(*devices));
+    free(program->builds);
+    program->builds = builds;
+    for (cl_uint i = 0; i < num_devices; i++)
+        builds[i].status = CL_BUILD_NONE;
+    program->devices = devices;
+    program->num_devices = num_devices;
     return program;
 }
 
@@ -215,31 +254,69 @@ cl_program CL_API_CALL refcl_clCreateProgramWithSource(cl_context context,
                          errcode_ret);
 }
 
-/* Every binary is refused: refcl has no binary format. Each binary_status
- * entry says why: CL_INVALID_VALUE "if lengths[i] is zero or if
- * binaries[i] is a NULL value", else CL_INVALID_BINARY "if program binary
- * is not a valid binary for the specified device". */
-static cl_int binaries_refuse(cl_uint num_devices, const size_t *lengths,
-                              const unsigned char **binaries,
-                              cl_int *binary_status)
+/* CL_INVALID_VALUE "if lengths or binaries is NULL or if any entry in
+ * lengths[i] is zero or binaries[i] is NULL"; each binary_status says
+ * which entries are, and which of the others are invalid binaries. */
+static cl_int binaries_present(cl_uint num_devices, const size_t *lengths,
+                               const unsigned char **binaries,
+                               cl_int *binary_status)
 {
-    cl_int status = CL_INVALID_BINARY;
+    cl_int status = CL_SUCCESS;
     for (cl_uint i = 0; i < num_devices; i++) {
         bool missing = !lengths || !binaries || !lengths[i] || !binaries[i];
+        struct refcl_binary b;
+        const char *why;
         if (binary_status)
-            binary_status[i] = missing ? CL_INVALID_VALUE : CL_INVALID_BINARY;
-        /* CL_INVALID_VALUE "if lengths or binaries is NULL or if any entry
-         * in lengths[i] is zero or binaries[i] is NULL". */
+            binary_status[i] =
+                missing ? CL_INVALID_VALUE
+                : refcl_binary_read(binaries[i], lengths[i], &b, &why)
+                    ? CL_SUCCESS
+                    : CL_INVALID_BINARY;
         if (missing)
-            status = CL_INVALID_VALUE;
+            status = REFCL_FAIL(CL_INVALID_VALUE, "binary %u: \"if lengths "
+                                "or binaries is NULL or if any entry in "
+                                "lengths[i] is zero or binaries[i] is "
+                                "NULL\"", i);
     }
-    return status == CL_INVALID_VALUE
-               ? REFCL_FAIL(CL_INVALID_VALUE, "\"if lengths or binaries is "
-                            "NULL or if any entry in lengths[i] is zero or "
-                            "binaries[i] is NULL\"")
-               : REFCL_FAIL(CL_INVALID_BINARY, "refcl has no binary format: "
-                            "\"program binary is not a valid binary for the "
-                            "specified device\"");
+    return status;
+}
+
+/* Reads each device's container into its build record (CL_BUILD_NONE
+ * until built). CL_INVALID_BINARY "if an invalid program binary was
+ * encountered for any device. binary_status will return specific status
+ * for each device". */
+static cl_int binaries_load(struct _cl_program *program,
+                            const size_t *lengths,
+                            const unsigned char **binaries,
+                            cl_int *binary_status)
+{
+    cl_int status = CL_SUCCESS;
+    for (cl_uint i = 0; i < program->num_devices; i++) {
+        struct refcl_binary b;
+        const char *why = NULL;
+        struct refcl_build *build = &program->builds[i];
+        bool valid = refcl_binary_read(binaries[i], lengths[i], &b, &why);
+        if (valid) {
+            build->binary.bytes = malloc(b.payload_size);
+            build->options = strndup(b.options, b.options_length);
+            if (!build->binary.bytes || !build->options)
+                return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for a "
+                                  "binary");
+            memcpy(build->binary.bytes, b.payload, b.payload_size);
+            build->binary.size = b.payload_size;
+            build->binary_type = b.type;
+            build->run = (struct refcl_run_options){
+                .uniform_work_groups = b.flags & REFCL_BINARY_UNIFORM,
+                .arg_info = b.flags & REFCL_BINARY_ARG_INFO};
+        } else {
+            status = REFCL_FAIL(CL_INVALID_BINARY, "binary %u: %s: \"if an "
+                                "invalid program binary was encountered for "
+                                "any device\"", i, why);
+        }
+        if (binary_status)
+            binary_status[i] = valid ? CL_SUCCESS : CL_INVALID_BINARY;
+    }
+    return status;
 }
 
 cl_program CL_API_CALL refcl_clCreateProgramWithBinary(
@@ -254,9 +331,25 @@ cl_program CL_API_CALL refcl_clCreateProgramWithBinary(
     if (status == CL_SUCCESS)
         status = refcl_device_list_members(context, num_devices, device_list);
     if (status == CL_SUCCESS)
-        status = binaries_refuse(num_devices, lengths, binaries,
-                                 binary_status);
-    return refcl_errcode(NULL, status, errcode_ret);
+        status = binaries_present(num_devices, lengths, binaries,
+                                  binary_status);
+    if (status != CL_SUCCESS)
+        return refcl_errcode(NULL, status, errcode_ret);
+    /* CL_PROGRAM_DEVICES: "the list of devices specified by
+     * device_list", each with its own binary. */
+    struct _cl_program *program =
+        refcl_program_new(context, num_devices, device_list);
+    status = program ? binaries_load(program, lengths, binaries,
+                                     binary_status)
+                     : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
+                                  "program");
+    if (program)
+        program->from_binary = true;
+    if (status != CL_SUCCESS && program) {
+        program_destroy(&program->obj);
+        program = NULL;
+    }
+    return refcl_errcode(program, status, errcode_ret);
 }
 
 cl_program CL_API_CALL refcl_clCreateProgramWithIL(cl_context context,
@@ -436,8 +529,7 @@ cl_int CL_API_CALL refcl_clReleaseProgram(cl_program program)
     return refcl_handle_release(program, REFCL_PROGRAM, program_destroy);
 }
 
-/* The queries that need "a successful program executable": only programs
- * of built-in kernels have one. */
+/* The queries that need "a successful program executable". */
 static bool needs_executable(cl_program_info param_name)
 {
     return param_name == CL_PROGRAM_NUM_KERNELS ||
@@ -446,42 +538,142 @@ static bool needs_executable(cl_program_info param_name)
            param_name == CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT;
 }
 
-/* The executable's queries, for a program of built-in kernels. */
+/* The first executable built for one of the program's devices (they all
+ * come from one build, so they hold the same kernels), or NULL. */
+static const struct refcl_abi_program *
+some_executable(const struct _cl_program *program)
+{
+    for (cl_uint i = 0; i < program->num_devices; i++)
+        if (program->builds[i].executable)
+            return program->builds[i].executable->table;
+    return NULL;
+}
+
+/* CL_PROGRAM_KERNEL_NAMES of an executable: ';' between names. */
+static char *table_names(const struct refcl_abi_program *table)
+{
+    size_t size = 1;
+    for (uint32_t i = 0; i < table->num_kernels; i++)
+        size += strlen(table->kernels[i].name) + 1;
+    char *names = malloc(size), *end = names;
+    for (uint32_t i = 0; names && i < table->num_kernels; i++)
+        end += sprintf(end, "%s%s", i ? ";" : "", table->kernels[i].name);
+    if (names)
+        *end = '\0';
+    return names;
+}
+
+/* The executable's queries; CL_INVALID_PROGRAM_EXECUTABLE "if param_name
+ * is CL_PROGRAM_NUM_KERNELS, CL_PROGRAM_KERNEL_NAMES, ... and a
+ * successful program executable has not been built for at least one
+ * device in the list of devices associated with program". */
 static cl_int executable_info(const struct _cl_program *program,
                               cl_program_info param_name,
                               size_t param_value_size, void *param_value,
                               size_t *param_value_size_ret)
 {
-    /* No program-scope variables, so no constructor or destructor: "may
+    const struct refcl_abi_program *table = some_executable(program);
+    if (!table && !refcl_program_builtin(program))
+        return REFCL_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "param_name 0x%X: "
+                          "\"a successful program executable has not been "
+                          "built\"", param_name);
+    /* No constructors or destructors of program-scope variables are run
+     * (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE allows none): "may
      * unconditionally return CL_FALSE". */
     static const cl_bool none = CL_FALSE;
+    size_t count = table ? table->num_kernels : program->kernel_count;
+    char *names = table ? table_names(table) : program->kernel_names;
+    cl_int status;
     switch (param_name) {
     case CL_PROGRAM_NUM_KERNELS:
-        return refcl_info_return(&program->kernel_count, sizeof(size_t),
-                                 param_value_size, param_value,
-                                 param_value_size_ret);
+        status = refcl_info_return(&count, sizeof(count), param_value_size,
+                                   param_value, param_value_size_ret);
+        break;
     case CL_PROGRAM_KERNEL_NAMES:
-        return refcl_info_string(program->kernel_names, param_value_size,
-                                 param_value, param_value_size_ret);
+        status = names ? refcl_info_string(names, param_value_size,
+                                           param_value, param_value_size_ret)
+                       : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for "
+                                    "kernel names");
+        break;
     default:
-        return refcl_info_return(&none, sizeof(none), param_value_size,
-                                 param_value, param_value_size_ret);
+        status = refcl_info_return(&none, sizeof(none), param_value_size,
+                                   param_value, param_value_size_ret);
     }
+    if (table)
+        free(names);
+    return status;
+}
+
+/* Device @p i's binary in its container, or an empty blob when it has
+ * none. @return false when out of memory. */
+static bool device_binary(const struct _cl_program *program, cl_uint i,
+                          struct refcl_blob *out)
+{
+    const struct refcl_build *build = &program->builds[i];
+    *out = (struct refcl_blob){0};
+    if (build->binary_type == CL_PROGRAM_BINARY_TYPE_NONE ||
+        !build->binary.size)
+        return true;
+    const char *options = build->options ? build->options : "";
+    uint32_t flags =
+        (build->run.uniform_work_groups ? REFCL_BINARY_UNIFORM : 0) |
+        (build->run.arg_info ? REFCL_BINARY_ARG_INFO : 0);
+    struct refcl_binary b = {build->binary_type, flags, options,
+                             strlen(options), build->binary.bytes,
+                             build->binary.size};
+    return refcl_binary_write(&b, out);
 }
 
 /* CL_PROGRAM_BINARY_SIZES: "If a binary is not available for a device(s), a
  * size of zero is returned." */
-static cl_int binary_sizes(cl_uint num_devices, size_t param_value_size,
-                           void *param_value, size_t *param_value_size_ret)
+static cl_int binary_sizes(const struct _cl_program *program,
+                           size_t param_value_size, void *param_value,
+                           size_t *param_value_size_ret)
 {
-    size_t *zeros = calloc(num_devices, sizeof(size_t));
-    if (!zeros)
-        return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for %u sizes",
-                          num_devices);
-    cl_int status = refcl_info_return(zeros, num_devices * sizeof(size_t),
-                                      param_value_size, param_value,
-                                      param_value_size_ret);
-    free(zeros);
+    size_t *sizes = calloc(program->num_devices, sizeof(size_t));
+    cl_int status = sizes ? CL_SUCCESS
+                          : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for "
+                                       "%u sizes", program->num_devices);
+    for (cl_uint i = 0; status == CL_SUCCESS && i < program->num_devices;
+         i++) {
+        struct refcl_blob b;
+        if (!device_binary(program, i, &b))
+            status = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for a "
+                                "binary");
+        sizes[i] = b.size;
+        refcl_blob_free(&b);
+    }
+    if (status == CL_SUCCESS)
+        status = refcl_info_return(sizes,
+                                   program->num_devices * sizeof(size_t),
+                                   param_value_size, param_value,
+                                   param_value_size_ret);
+    free(sizes);
+    return status;
+}
+
+/* CL_PROGRAM_BINARIES: "param_value points to an array of n pointers
+ * allocated by the caller ... If an entry value in the array is NULL, the
+ * implementation skips copying the program binary for the specific
+ * device". */
+static cl_int binaries_copy(const struct _cl_program *program,
+                            size_t param_value_size, void *param_value,
+                            size_t *param_value_size_ret)
+{
+    size_t size = program->num_devices * sizeof(unsigned char *);
+    cl_int status = refcl_info_return(NULL, size, param_value_size,
+                                      param_value, param_value_size_ret);
+    unsigned char **out = param_value;
+    for (cl_uint i = 0; status == CL_SUCCESS && out &&
+                        i < program->num_devices; i++) {
+        struct refcl_blob b;
+        if (!device_binary(program, i, &b))
+            return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for a "
+                              "binary");
+        if (out[i] && b.size)
+            memcpy(out[i], b.bytes, b.size);
+        refcl_blob_free(&b);
+    }
     return status;
 }
 
@@ -528,30 +720,20 @@ cl_int CL_API_CALL refcl_clGetProgramInfo(cl_program program,
     case CL_PROGRAM_BINARY_SIZES:
         /* Built-in kernels: "the implementation may return zero in any
          * entries". */
-        return binary_sizes(program->num_devices, param_value_size,
-                            param_value, param_value_size_ret);
+        return binary_sizes(program, param_value_size, param_value,
+                            param_value_size_ret);
     case CL_PROGRAM_BINARIES:
-        /* One pointer per device, each written to "if there is a binary
-         * available": there never is. */
-        value = NULL;
-        size = program->num_devices * sizeof(unsigned char *);
-        break;
+        return binaries_copy(program, param_value_size, param_value,
+                             param_value_size_ret);
     default:
-        if (needs_executable(param_name) && refcl_program_builtin(program))
+        if (needs_executable(param_name))
             return executable_info(program, param_name, param_value_size,
                                    param_value, param_value_size_ret);
-        /* CL_INVALID_PROGRAM_EXECUTABLE "if param_name is
-         * CL_PROGRAM_NUM_KERNELS, CL_PROGRAM_KERNEL_NAMES, ... and a
-         * successful program executable has not been built"; else
-         * CL_INVALID_VALUE "if param_name is not one of the supported
+        /* CL_INVALID_VALUE "if param_name is not one of the supported
          * values". */
-        return needs_executable(param_name)
-                   ? REFCL_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "param_name "
-                                "0x%X: \"a successful program executable has "
-                                "not been built\"", param_name)
-                   : REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
-                                "param_name is not one of the supported "
-                                "values\"", param_name);
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
     }
     return refcl_info_return(value, size, param_value_size, param_value,
                              param_value_size_ret);

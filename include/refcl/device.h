@@ -119,6 +119,14 @@ struct _cl_device_id {
 };
 REFCL_OBJECT_LAYOUT(REFCL_DEVICE, struct _cl_device_id);
 
+/**
+ * The argument that tells clang (as `-Xclang <it>`: clang 15's driver does
+ * not pass -cl-ext on) exactly the OpenCL C extensions and `__opencl_c_*`
+ * features every refcl device reports: "-cl-ext=-all,+cl_khr_fp64,...".
+ * Built once; the string lives as long as the library.
+ */
+const char *refcl_device_clang_extensions(void);
+
 /** True for a device the application did not create (refcount fixed). */
 static inline bool refcl_device_is_root(const struct _cl_device_id *device)
 {

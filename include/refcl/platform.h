@@ -36,6 +36,16 @@ size_t refcl_platform_extensions(const cl_name_version **list);
 /** Room for the platform's extensions. */
 #define REFCL_PLATFORM_EXTENSIONS_MAX 4
 
+/**
+ * True where the OpenCL C compiler is installed (refcl_toolchain, a few
+ * access() calls on first use): the platform and its devices then report
+ * FULL_PROFILE and a compiler; else EMBEDDED_PROFILE, builds refused.
+ */
+bool refcl_platform_full_profile(void);
+
+/** CL_PLATFORM_PROFILE, which every device's CL_DEVICE_PROFILE repeats. */
+const char *refcl_platform_profile(void);
+
 /** @p platform if valid; NULL picks the default (first) platform. Else NULL. */
 struct _cl_platform_id *refcl_platform_resolve(cl_platform_id platform);
 

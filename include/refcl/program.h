@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * refcl's program objects. refcl has no compiler: a program holds either
- * the source it was created with and the record of the builds it refused,
- * or built-in kernels (refcl/kernel.h), which are built from the start.
+ * refcl's program objects: a program holds the source or the binaries it
+ * was created with and a record of each device's last build (with its
+ * executable, loaded, when it has one), or built-in kernels
+ * (refcl/kernel.h), which are built from the start. Without the compiler
+ * (refcl/toolchain.h) builds from source are refused.
  */
 #ifndef REFCL_PROGRAM_H
 #define REFCL_PROGRAM_H
@@ -11,16 +13,35 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "refcl/compiler.h"
 #include "refcl/object.h"
 
 struct refcl_builtin; /* refcl/kernel.h */
 
-/** The last build or compile of a program for one device. */
-struct refcl_build {
-    cl_build_status status; /**< CL_BUILD_NONE, or CL_BUILD_ERROR */
-    const char *log;        /**< static text; NULL while CL_BUILD_NONE */
-    char *options;          /**< owned; NULL while CL_BUILD_NONE */
+/** The build options of an executable that change how its kernels run. */
+struct refcl_run_options {
+    bool uniform_work_groups; /**< -cl-uniform-work-group-size, or an
+                                   OpenCL C 1.x build (non-uniform
+                                   work-groups are an OpenCL C 2.0 feature) */
+    bool arg_info;            /**< -cl-kernel-arg-info, from source */
 };
+
+/** The last build, compile or link of a program for one device, or the
+ *  binary it was created with. */
+struct refcl_build {
+    cl_build_status status;   /**< CL_BUILD_NONE, _SUCCESS or _ERROR */
+    char *log;                /**< owned; NULL while CL_BUILD_NONE */
+    char *options;            /**< owned; NULL while CL_BUILD_NONE */
+    cl_program_binary_type binary_type; /**< of `binary` */
+    /** The shared object (executable), or bitcode (compiled object,
+     *  library); owned. Empty with CL_PROGRAM_BINARY_TYPE_NONE. */
+    struct refcl_blob binary;
+    struct refcl_executable *executable; /**< the loaded binary, or NULL */
+    struct refcl_run_options run;        /**< of the executable */
+};
+
+/** Forgets everything @p build holds (back to CL_BUILD_NONE). */
+void refcl_build_clear(struct refcl_build *build);
 
 struct _cl_program {
     struct refcl_object obj;     /**< obj.parent: the context */
@@ -31,6 +52,7 @@ struct _cl_program {
     cl_uint num_devices;
     cl_device_id *devices;
     char *source;                /**< CL_PROGRAM_SOURCE, NUL-terminated */
+    bool from_binary;            /**< clCreateProgramWithBinary's */
     size_t source_size;          /**< bytes, NUL included */
     pthread_mutex_t build_lock;  /**< guards builds */
     struct refcl_build *builds;  /**< one per device of the program */
@@ -74,7 +96,8 @@ static inline bool refcl_program_builtin(const struct _cl_program *program)
 }
 
 /** True if @p program has an executable for @p device: a program of
- *  built-in kernels for the device or one of its ancestors ("If a program
+ *  built-in kernels, or a built one, for the device or one of its
+ *  ancestors ("If a program
  *  binary has not been built for a sub-device, the program binary
  *  associated with the parent device will be used"). */
 bool refcl_program_runs_on(const struct _cl_program *program,
@@ -96,17 +119,18 @@ size_t refcl_program_executable_kernels(const struct _cl_program *program,
                                         cl_uint device_index,
                                         const struct refcl_abi_kernel **kernels);
 
-/** The build options of an executable that change how its kernels run. */
-struct refcl_run_options {
-    bool uniform_work_groups; /**< -cl-uniform-work-group-size, or an
-                                   OpenCL C 1.x build (non-uniform
-                                   work-groups are an OpenCL C 2.0 feature) */
-    bool arg_info;            /**< -cl-kernel-arg-info, from source */
-};
-
 /** The run options of device @p device_index's executable. */
 struct refcl_run_options refcl_program_run_options(
     const struct _cl_program *program, cl_uint device_index);
+
+/**
+ * A new program of @p context for @p num_devices devices of
+ * @p device_list (0 and NULL: the context's), every build CL_BUILD_NONE,
+ * with an empty source (clLinkProgram's). NULL when out of memory.
+ */
+struct _cl_program *refcl_program_new(struct _cl_context *context,
+                                      cl_uint num_devices,
+                                      const cl_device_id *device_list);
 
 /** Releases one reference on @p program (kernels let go of theirs). */
 void refcl_program_release(struct _cl_program *program);

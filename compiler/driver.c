@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Runs the compiler: clang (and llvm-link for clLinkProgram) as
+ * subprocesses started with posix_spawn (argv only, no shell), in a private
+ * directory made with mkdtemp and removed after. Each runs with that
+ * directory as its working directory and its TMPDIR, so the build log,
+ * which is their stdout and stderr, names files as "program.cl:3:5", never
+ * by a /tmp path. A crash of clang is a failed build whose log says so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "refcl/compiler.h"
+#include "refcl/device.h"
+#include "refcl/error.h"
+#include "refcl/toolchain.h"
+
+extern char **environ;
+
+#define SOURCE_NAME "program.cl"
+#define LOG_NAME "build.log"
+
+const char *refcl_compiler_target(void)
+{
+#if defined(__x86_64__)
+    return "x86_64-unknown-linux-gnu";
+#elif defined(__aarch64__)
+    return "aarch64-unknown-linux-gnu";
+#else
+#error "refcl's compiler: no clang target for this architecture"
+#endif
+}
+
+void refcl_blob_free(struct refcl_blob *blob)
+{
+    free(blob->bytes);
+    *blob = (struct refcl_blob){0};
+}
+
+void refcl_compile_result_free(struct refcl_compile_result *result)
+{
+    refcl_blob_free(&result->output);
+    free(result->log);
+    *result = (struct refcl_compile_result){0};
+}
+
+/* One run's private directory. */
+struct workdir {
+    char path[PATH_MAX];
+};
+
+static bool path_in(const struct workdir *dir, const char *name, char *path)
+{
+    int n = snprintf(path, PATH_MAX, "%s/%s", dir->path, name);
+    return n > 0 && n < PATH_MAX;
+}
+
+static bool write_bytes(const char *path, const void *bytes, size_t size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return false;
+    const unsigned char *p = bytes;
+    while (size) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        p += n;
+        size -= (size_t)n;
+    }
+    return close(fd) == 0 && size == 0;
+}
+
+static bool read_bytes(const char *path, struct refcl_blob *out)
+{
+    *out = (struct refcl_blob){0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return false;
+    bool ok = fstat(fd, &st) == 0 &&
+              (out->bytes = malloc((size_t)st.st_size + 1)) != NULL;
+    size_t done = 0;
+    while (ok && done < (size_t)st.st_size) {
+        ssize_t n = read(fd, out->bytes + done, (size_t)st.st_size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        ok = n > 0;
+        done += ok ? (size_t)n : 0;
+    }
+    close(fd);
+    if (!ok) {
+        refcl_blob_free(out);
+        return false;
+    }
+    out->bytes[done] = '\0'; /* a log is text */
+    out->size = done;
+    return true;
+}
+
+/* Appends @p text to the run's log, as the tools' own lines are. */
+static void log_note(const struct workdir *dir, const char *text)
+{
+    char path[PATH_MAX];
+    if (!path_in(dir, LOG_NAME, path))
+        return;
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return;
+    ssize_t written = write(fd, text, strlen(text));
+    (void)written;
+    close(fd);
+}
+
+/* A header name (may hold directories) written under the directory;
+ * names that would leave it ("..") or are absolute are not. */
+static bool write_header(const struct workdir *dir,
+                         const struct refcl_header *header)
+{
+    const char *name = header->name;
+    if (name[0] == '/' || strstr(name, ".."))
+        return false;
+    char path[PATH_MAX];
+    if (!path_in(dir, name, path))
+        return false;
+    for (char *slash = strchr(path + strlen(dir->path) + 1, '/'); slash;
+         slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        int made = mkdir(path, 0700);
+        *slash = '/';
+        if (made != 0 && errno != EEXIST)
+            return false;
+    }
+    return write_bytes(path, header->text, strlen(header->text));
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+                      struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void workdir_remove(const struct workdir *dir)
+{
+    nftw(dir->path, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static bool workdir_make(struct workdir *dir)
+{
+    const char *tmp = getenv("TMPDIR");
+    int n = snprintf(dir->path, sizeof(dir->path), "%s/refcl-XXXXXX",
+                     tmp && tmp[0] == '/' ? tmp : "/tmp");
+    return n > 0 && (size_t)n < sizeof(dir->path) && mkdtemp(dir->path);
+}
+
+/* The environment of the tools: ours, with TMPDIR the working directory
+ * (clang's own temporary files are then named "./x.o" in the log). */
+static char **tool_environment(void)
+{
+    size_t count = 0;
+    while (environ[count])
+        count++;
+    char **env = malloc((count + 2) * sizeof(*env));
+    if (!env)
+        return NULL;
+    size_t used = 0;
+    for (size_t i = 0; i < count; i++)
+        if (strncmp(environ[i], "TMPDIR=", 7))
+            env[used++] = environ[i];
+    env[used++] = "TMPDIR=.";
+    env[used] = NULL;
+    return env;
+}
+
+/* Runs @p argv in @p dir, its output appended to the log. @return true if
+ * it exited with 0; else the log says why. */
+static bool tool_run(const struct workdir *dir, char *const argv[])
+{
+    posix_spawn_file_actions_t actions;
+    if (posix_spawn_file_actions_init(&actions) != 0)
+        return false;
+    posix_spawn_file_actions_addchdir_np(&actions, dir->path);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, LOG_NAME,
+                                     O_WRONLY | O_CREAT | O_APPEND, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    char **env = tool_environment();
+    pid_t pid;
+    int error = env ? posix_spawn(&pid, argv[0], &actions, NULL, argv, env)
+                    : ENOMEM;
+    posix_spawn_file_actions_destroy(&actions);
+    free(env);
+    char note[PATH_MAX + 128];
+    if (error) {
+        snprintf(note, sizeof(note), "refcl: could not run %s: %s\n",
+                 argv[0], strerror(error));
+        log_note(dir, note);
+        return false;
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            log_note(dir, "refcl: lost the compiler's exit status\n");
+            return false;
+        }
+    if (WIFSIGNALED(status)) {
+        snprintf(note, sizeof(note), "refcl: %s was killed by signal %d "
+                 "(%s)\n", argv[0], WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+        log_note(dir, note);
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* argv under construction: fixed room, enough for every step (more
+ * arguments are refused by run_argv). */
+struct argv {
+    const char *arg[96];
+    size_t count;
+};
+
+static void arg(struct argv *a, const char *s)
+{
+    if (a->count + 1 < sizeof(a->arg) / sizeof(a->arg[0]))
+        a->arg[a->count++] = s;
+    else
+        a->count = sizeof(a->arg) / sizeof(a->arg[0]) - 1;
+    a->arg[a->count] = NULL;
+}
+
+static const char *std_arg(unsigned cl_std)
+{
+    /* "If the -cl-std build option is not specified, the highest OpenCL C
+     * 1.x language version supported by each device is used." */
+    switch (cl_std) {
+    case 10: return "-cl-std=CL1.0";
+    case 11: return "-cl-std=CL1.1";
+    case 30: return "-cl-std=CL3.0";
+    default: return "-cl-std=CL1.2";
+    }
+}
+
+/* What every clang run starts with. */
+static void clang_common(struct argv *a, const struct refcl_toolchain *tc,
+                         const char *language)
+{
+    arg(a, tc->clang);
+    arg(a, "-x");
+    arg(a, language);
+    arg(a, "-target");
+    arg(a, refcl_compiler_target());
+    arg(a, "-fPIC");
+    arg(a, "-fno-color-diagnostics");
+}
+
+/* The front end's arguments: language, extensions, the user's options. */
+static void clang_front(struct argv *a, const struct refcl_compile_job *job)
+{
+    const struct refcl_compiler_options *o = job->options;
+    arg(a, std_arg(o->cl_std));
+    arg(a, "-Xclang");
+    arg(a, "-ffake-address-space-map");
+    arg(a, "-Xclang");
+    arg(a, "-finclude-default-header");
+    arg(a, "-Xclang");
+    arg(a, refcl_device_clang_extensions());
+    for (size_t i = 0; i < o->count; i++)
+        arg(a, o->args[i]);
+    if (o->opt_disable) {
+        arg(a, "-O0");
+        arg(a, "-Xclang");
+        arg(a, "-disable-O0-optnone");
+    } else {
+        arg(a, "-O3");
+    }
+}
+
+/* The back end: the work-group pass, a shared object of the program. */
+static void clang_back(struct argv *a, const struct refcl_toolchain *tc,
+                       char *plugin)
+{
+    snprintf(plugin, PATH_MAX + 32, "-fpass-plugin=%s", tc->plugin);
+    arg(a, plugin);
+    arg(a, "-shared");
+    arg(a, "-nostdlib");
+    arg(a, "-o");
+    arg(a, "program.so");
+}
+
+/* A shared object that names every symbol it needs, so that a call of an
+ * undefined function is a link error with a log, not a failed dlopen. */
+static void clang_libraries(struct argv *a)
+{
+    arg(a, "-lc");
+    arg(a, "-lm");
+    arg(a, "-Wl,--no-undefined");
+}
+
+static bool run_argv(const struct workdir *dir, struct argv *a)
+{
+    if (a->count + 1 >= sizeof(a->arg) / sizeof(a->arg[0])) {
+        log_note(dir, "refcl: too many compiler arguments\n");
+        return false;
+    }
+    return tool_run(dir, (char *const *)a->arg);
+}
+
+/* Source to a shared object (build) or to bitcode (compile). */
+static bool from_source(const struct workdir *dir,
+                        const struct refcl_compile_job *job,
+                        const char **output)
+{
+    const struct refcl_toolchain *tc = refcl_toolchain();
+    char path[PATH_MAX], plugin[PATH_MAX + 32];
+    if (!path_in(dir, SOURCE_NAME, path) ||
+        !write_bytes(path, job->source, strlen(job->source)))
+        return false;
+    for (size_t i = 0; i < job->header_count; i++)
+        if (!write_header(dir, &job->headers[i]))
+            log_note(dir, "refcl: a header name outside the build "
+                          "directory was not written\n");
+    struct argv a = {.count = 0};
+    clang_common(&a, tc, "cl");
+    clang_front(&a, job);
+    if (job->step == REFCL_STEP_COMPILE) {
+        arg(&a, "-emit-llvm");
+        arg(&a, "-c");
+        arg(&a, "-o");
+        arg(&a, "program.bc");
+        *output = "program.bc";
+    } else {
+        arg(&a, "-Xclang");
+        arg(&a, "-mlink-builtin-bitcode");
+        arg(&a, "-Xclang");
+        arg(&a, tc->builtins);
+        clang_back(&a, tc, plugin);
+        *output = "program.so";
+    }
+    arg(&a, SOURCE_NAME);
+    if (job->step != REFCL_STEP_COMPILE)
+        clang_libraries(&a);
+    return run_argv(dir, &a);
+}
+
+/* Objects to one bitcode module (a library), and on to a shared object
+ * with the builtins it uses (clang 15 links -mlink-builtin-bitcode only
+ * into source, so llvm-link does, internalized). */
+static bool from_objects(const struct workdir *dir,
+                         const struct refcl_compile_job *job,
+                         const char **output)
+{
+    const struct refcl_toolchain *tc = refcl_toolchain();
+    char names[64][32], path[PATH_MAX], plugin[PATH_MAX + 32];
+    if (job->object_count > 64) {
+        log_note(dir, "refcl: more than 64 programs to link\n");
+        return false;
+    }
+    struct argv a = {.count = 0};
+    arg(&a, tc->llvm_link);
+    for (size_t i = 0; i < job->object_count; i++) {
+        snprintf(names[i], sizeof(names[i]), "input%zu.bc", i);
+        if (!path_in(dir, names[i], path) ||
+            !write_bytes(path, job->objects[i].bytes, job->objects[i].size))
+            return false;
+        arg(&a, names[i]);
+    }
+    arg(&a, "-o");
+    arg(&a, "linked.bc");
+    *output = "linked.bc";
+    bool linked = run_argv(dir, &a);
+    if (!linked || job->options->create_library)
+        return linked;
+    struct argv b = {.count = 0};
+    arg(&b, tc->llvm_link);
+    arg(&b, "linked.bc");
+    arg(&b, "--only-needed");
+    arg(&b, "--internalize");
+    arg(&b, tc->builtins);
+    arg(&b, "-o");
+    arg(&b, "full.bc");
+    if (!run_argv(dir, &b))
+        return false;
+    struct argv c = {.count = 0};
+    clang_common(&c, tc, "ir");
+    arg(&c, "-O3");
+    clang_back(&c, tc, plugin);
+    arg(&c, "full.bc");
+    clang_libraries(&c);
+    *output = "program.so";
+    return run_argv(dir, &c);
+}
+
+static cl_int gather(const struct workdir *dir, bool built,
+                     const char *output, struct refcl_compile_result *result)
+{
+    char path[PATH_MAX];
+    struct refcl_blob log;
+    if (!path_in(dir, LOG_NAME, path) || !read_bytes(path, &log)) {
+        log.bytes = (unsigned char *)strdup("");
+        if (!log.bytes)
+            return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for a log");
+    }
+    result->log = (char *)log.bytes;
+    result->built = built && path_in(dir, output, path) &&
+                    read_bytes(path, &result->output);
+    return CL_SUCCESS;
+}
+
+cl_int refcl_compiler_run(const struct refcl_compile_job *job,
+                          struct refcl_compile_result *result)
+{
+    *result = (struct refcl_compile_result){0};
+    struct workdir dir;
+    if (!workdir_make(&dir)) {
+        char *log = strdup("refcl: could not make a temporary directory\n");
+        if (!log)
+            return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for a log");
+        result->log = log;
+        return CL_SUCCESS;
+    }
+    const char *output = NULL;
+    bool built = job->step == REFCL_STEP_LINK
+                     ? from_objects(&dir, job, &output)
+                     : from_source(&dir, job, &output);
+    cl_int status = gather(&dir, built, output, result);
+    workdir_remove(&dir);
+    return status;
+}

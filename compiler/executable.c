@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Program executables loaded from a memfd (memfd_create + dlopen of
+ * /proc/self/fd/N): no file on disk, and each load its own copy, so two
+ * programs, or two devices of one program, never share program-scope
+ * variables even when the build cache gives them the same bytes. The fd
+ * stays open while the object is loaded: glibc's dlopen first matches by
+ * name, and a reused fd number would hand back the other object.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "refcl/compiler.h"
+#include "refcl/kernel_abi.h"
+
+static bool fill(int fd, const struct refcl_blob *object)
+{
+    const unsigned char *p = object->bytes;
+    size_t left = object->size;
+    while (left) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n;
+        left -= (size_t)n;
+    }
+    return true;
+}
+
+struct refcl_executable *refcl_executable_load(const struct refcl_blob *object,
+                                               const char **why)
+{
+    struct refcl_executable *e = malloc(sizeof(*e));
+    if (!e) {
+        *why = "out of host memory";
+        return NULL;
+    }
+    e->handle = NULL;
+    e->fd = memfd_create("refcl-program", MFD_CLOEXEC);
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", e->fd);
+    if (e->fd < 0 || !fill(e->fd, object))
+        *why = "could not copy the executable into a memfd";
+    else if (!(e->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+        *why = "the executable does not load (dlopen)";
+    else if (!(e->table = dlsym(e->handle, REFCL_ABI_TABLE_SYMBOL)))
+        *why = "the executable has no " REFCL_ABI_TABLE_SYMBOL;
+    else if (e->table->version != REFCL_ABI_VERSION)
+        *why = "the executable's kernel ABI is not this refcl's";
+    else
+        return e;
+    refcl_executable_unload(e);
+    return NULL;
+}
+
+void refcl_executable_unload(struct refcl_executable *executable)
+{
+    if (!executable)
+        return;
+    if (executable->handle)
+        dlclose(executable->handle);
+    if (executable->fd >= 0)
+        close(executable->fd);
+    free(executable);
+}

@@ -1,0 +1,504 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Writes refcl's builtin library's regular families as OpenCL C, over the
+spec's type x width tables (docs/builtins.md): one file per family, named
+on the command line (generate.py <family> <out.cl>).
+
+A function is written once on a generic type T: OpenCL C's operators work
+per component on vectors, so one body serves scalars and every width, and
+vector code stays vector code. Where a body must call a scalar builtin
+(libm, llvm.sqrt...), split() builds the vector from halves, which LLVM's
+SLP vectorizer joins back and -mlink-builtin-bitcode inlines into the
+kernel."""
+import sys
+
+FLOATS = ["float", "double"]
+SIGNED = ["char", "short", "int", "long"]
+UNSIGNED = ["uchar", "ushort", "uint", "ulong"]
+INTS = SIGNED + UNSIGNED
+WIDTHS = [1, 2, 3, 4, 8, 16]
+BITS = {"char": 8, "uchar": 8, "short": 16, "ushort": 16, "int": 32,
+        "uint": 32, "long": 64, "ulong": 64, "float": 32, "double": 64}
+# The integer type of a scalar's size, signed and unsigned.
+SINT = {8: "char", 16: "short", 32: "int", 64: "long"}
+UINT = {8: "uchar", 16: "ushort", 32: "uint", 64: "ulong"}
+OVL = "__attribute__((overloadable))"
+
+
+def vec(scalar, n):
+    return scalar if n == 1 else f"{scalar}{n}"
+
+
+def unsigned(scalar):
+    return UINT[BITS[scalar]]
+
+
+def signed(scalar):
+    return SINT[BITS[scalar]]
+
+
+def cast(to, expr, n):
+    """Reinterprets @expr (same size) as @to's scalar at width @n."""
+    return f"({to})({expr})" if n == 1 else f"as_{to}{n}({expr})"
+
+
+def split(call, name, args, n, t):
+    """@call of scalar arguments @args; on vectors, the overload @name of
+    their halves (n = 2, 4, 8, 16) or of a pair and a scalar (n = 3)."""
+    if n == 1:
+        return call(*args)
+    parts = {2: ["s0", "s1"], 3: ["s01", "s2"], 4: ["lo", "hi"],
+             8: ["lo", "hi"], 16: ["lo", "hi"]}[n]
+    return f"({vec(t, n)})(" + ", ".join(
+        f"{name}(" + ", ".join(f"{a}.{p}" for a in args) + ")"
+        for p in parts) + ")"
+
+
+def func(ret, name, params, body):
+    params = ", ".join(f"{t} {p}" for t, p in params)
+    return f"{ret} {OVL} {name}({params}) {{ {body} }}\n"
+
+
+def ret(expr):
+    return f"return {expr};"
+
+
+class Out:
+    def __init__(self):
+        self.lines = []
+
+    def add(self, text):
+        self.lines.append(text)
+
+
+def fp64_guard(out, t, text):
+    out.add("#ifdef cl_khr_fp64\n" + text + "#endif\n" if t == "double"
+            else text)
+
+
+# ---- math ---------------------------------------------------------------
+# Functions of one argument that map to a scalar builtin (llvm intrinsic
+# or libm, resolved from the process's libm at load: -lm).
+MATH1 = {
+    "sqrt": "__builtin_sqrt", "exp": "__builtin_exp",
+    "exp2": "__builtin_exp2", "log": "__builtin_log",
+    "log2": "__builtin_log2", "log10": "__builtin_log10",
+    "sin": "__builtin_sin", "cos": "__builtin_cos", "tan": "__builtin_tan",
+    "atan": "__builtin_atan", "tanh": "__builtin_tanh",
+    "round": "__builtin_round",
+}
+MATH2 = {"pow": "__builtin_pow", "atan2": "__builtin_atan2",
+         "copysign": "__builtin_copysign"}
+# Elementwise clang builtins: vector code as written.
+ELEMENTWISE1 = {"fabs": "__builtin_elementwise_abs",
+                "floor": "__builtin_elementwise_floor",
+                "ceil": "__builtin_elementwise_ceil",
+                "trunc": "__builtin_elementwise_trunc",
+                "rint": "__builtin_elementwise_roundeven"}
+# native_* and half_* of float: the full-precision function meets their
+# bounds (implementation-defined; 8192 ulp).
+NATIVE1 = ["cos", "exp", "exp2", "log", "log2", "log10", "sin", "sqrt",
+           "tan"]
+
+
+def libm(builtin, t):
+    return builtin + ("f" if t == "float" else "")
+
+
+def math_type(out, t, n):
+    T = vec(t, n)
+    x1 = [(T, "x")]
+    x2 = [(T, "x"), (T, "y")]
+    text = ""
+    for name, b in MATH1.items():
+        text += func(T, name, x1, ret(split(
+            lambda a, b=b: f"{libm(b, t)}({a})", name, ["x"], n, t)))
+    for name, b in MATH2.items():
+        text += func(T, name, x2, ret(split(
+            lambda a, c, b=b: f"{libm(b, t)}({a}, {c})", name, ["x", "y"], n,
+            t)))
+    for name, b in ELEMENTWISE1.items():
+        text += func(T, name, x1, ret(f"{b}(x)"))
+    text += func(T, "fma", [(T, "a"), (T, "b"), (T, "c")], ret(split(
+        lambda a, b, c: f"{libm('__builtin_fma', t)}({a}, {b}, {c})",
+        "fma", ["a", "b", "c"], n, t)))
+    text += func(T, "mad", [(T, "a"), (T, "b"), (T, "c")], ret("a * b + c"))
+    text += func(T, "rsqrt", x1, ret("1 / sqrt(x)"))
+    for name, b in (("fmin", "__builtin_elementwise_min"),
+                    ("fmax", "__builtin_elementwise_max")):
+        text += func(T, name, x2, ret(f"{b}(x, y)"))
+        if n > 1:
+            text += func(T, name, [(T, "x"), (t, "y")],
+                         ret(f"{b}(x, ({T})(y))"))
+    if t == "float":
+        for prefix in ("native_", "half_"):
+            for name in NATIVE1:
+                text += func(T, prefix + name, x1, ret(f"{name}(x)"))
+            text += func(T, prefix + "powr", x2, ret("pow(x, y)"))
+            text += func(T, prefix + "divide", x2, ret("x / y"))
+            text += func(T, prefix + "recip", x1, ret("1 / x"))
+            text += func(T, prefix + "rsqrt", x1, ret("rsqrt(x)"))
+    fp64_guard(out, t, text)
+
+
+# ---- common -------------------------------------------------------------
+def common_type(out, t, n):
+    T = vec(t, n)
+    text = ""
+    pairs = [(T, T)] + ([(T, t)] if n > 1 else [])
+    for x, s in pairs:
+        # "Returns y if y < x, otherwise x" (min), undefined for NaN.
+        text += func(T, "min", [(x, "x"), (s, "y")],
+                     ret(f"__builtin_elementwise_min(x, ({T})(y))"))
+        text += func(T, "max", [(x, "x"), (s, "y")],
+                     ret(f"__builtin_elementwise_max(x, ({T})(y))"))
+        text += func(T, "clamp", [(x, "x"), (s, "lo"), (s, "hi")],
+                     ret("min(max(x, lo), hi)"))
+        text += func(T, "mix", [(x, "x"), (x, "y"), (s, "a")],
+                     ret("x + (y - x) * a"))
+        text += func(T, "step", [(s, "edge"), (x, "x")],
+                     ret(f"x < edge ? ({T})(0) : ({T})(1)"))
+        text += func(T, "smoothstep", [(s, "e0"), (s, "e1"), (x, "x")],
+                     f"{T} t = clamp((x - e0) / (e1 - e0), ({t})0, ({t})1); "
+                     + ret("t * t * (3 - 2 * t)"))
+    text += func(T, "degrees", [(T, "r")], ret(f"r * ({t})(180 / M_PI)"))
+    text += func(T, "radians", [(T, "d")], ret(f"d * ({t})(M_PI / 180)"))
+    # 1, -1, +-0 or NaN as x is.
+    text += func(T, "sign", [(T, "x")], ret(
+        f"x > 0 ? ({T})(1) : x < 0 ? ({T})(-1) : x == x ? x * 0 : x"))
+    fp64_guard(out, t, text)
+
+
+# ---- integer ------------------------------------------------------------
+def integer_type(out, t, n):
+    T, U = vec(t, n), vec(unsigned(t), n)
+    u, bits = unsigned(t), BITS[t]
+    x2 = [(T, "x"), (T, "y")]
+    one = f"({T})(1)"
+    text = ""
+    pairs = [(T, T)] + ([(T, t)] if n > 1 else [])
+    for x, s in pairs:
+        text += func(T, "min", [(x, "x"), (s, "y")],
+                     ret(f"__builtin_elementwise_min(x, ({T})(y))"))
+        text += func(T, "max", [(x, "x"), (s, "y")],
+                     ret(f"__builtin_elementwise_max(x, ({T})(y))"))
+        text += func(T, "clamp", [(x, "x"), (s, "lo"), (s, "hi")],
+                     ret("min(max(x, lo), hi)"))
+    if t in SIGNED:
+        text += func(U, "abs", [(T, "x")],
+                     ret(cast(u, "__builtin_elementwise_abs(x)", n)))
+    else:
+        text += func(U, "abs", [(T, "x")], ret("x"))
+    text += func(U, "abs_diff", x2, ret(
+        f"{cast(u, 'max(x, y)', n)} - {cast(u, 'min(x, y)', n)}"))
+    text += func(T, "add_sat", x2, ret("__builtin_elementwise_add_sat(x, y)"))
+    text += func(T, "sub_sat", x2, ret("__builtin_elementwise_sub_sat(x, y)"))
+    text += func(T, "hadd", x2, ret(
+        f"({T})((x >> {one}) + (y >> {one}) + (x & y & {one}))"))
+    text += func(T, "rhadd", x2, ret(
+        f"({T})((x >> {one}) + (y >> {one}) + ((x | y) & {one}))"))
+    text += func(T, "mul_hi", x2, ret(mul_hi(t, n)))
+    text += func(T, "mad_hi", [(T, "a"), (T, "b"), (T, "c")],
+                 ret("mul_hi(a, b) + c"))
+    # Shifts of unsigned values; counts taken modulo the width.
+    text += func(T, "rotate", [(T, "v"), (T, "i")],
+                 f"{U} m = ({U})({bits - 1}), u = {cast(u, 'v', n)}, "
+                 f"s = {cast(u, 'i', n)} & m; "
+                 + ret(cast(t, f"({U})(u << s) | ({U})(u >> ((({U})({bits}) - s) & m))", n)))
+    for name, expr in (("clz", clz), ("ctz", ctz), ("popcount", popcount)):
+        text += func(T, name, [(T, "x")], ret(split(
+            lambda a, expr=expr: expr(t, a), name, ["x"], n, t)))
+    if bits == 32:
+        text += func(T, "mul24", x2, ret("x * y"))
+        text += func(T, "mad24", [(T, "x"), (T, "y"), (T, "z")],
+                     ret("x * y + z"))
+    if bits < 64:
+        wide = (SINT if t in SIGNED else UINT)[bits * 2]
+        W = vec(wide, n)
+        conv = (lambda e, w: f"({w})({e})") if n == 1 else \
+            (lambda e, w: f"convert_{w}({e})")
+        text += func(W, "upsample", [(T, "hi"), (U, "lo")], ret(
+            f"({conv('hi', W)} << {bits}) | "
+            f"{conv(conv('lo', vec(UINT[bits * 2], n)), W)}"))
+    out.add(text)
+
+
+def mul_hi(t, n):
+    bits = BITS[t]
+    if bits < 64:
+        wide = (SINT if t in SIGNED else UINT)[bits * 2]
+        if n == 1:
+            return f"({t})(((({wide})x) * y) >> {bits})"
+        W = vec(wide, n)
+        return f"convert_{vec(t, n)}((convert_{W}(x) * convert_{W}(y)) >> {bits})"
+    wide = "__int128" if t == "long" else "unsigned __int128"
+    return split(lambda a, b: f"({t})(((({wide}){a}) * {b}) >> 64)",
+                 "mul_hi", ["x", "y"], n, t)
+
+
+def clz(t, a):
+    bits = BITS[t]
+    if bits == 64:
+        return f"({t})({a} ? __builtin_clzl({a}) : 64)"
+    return (f"({t})({a} ? __builtin_clz((uint)({unsigned(t)}){a}) - {32 - bits}"
+            f" : {bits})")
+
+
+def ctz(t, a):
+    bits = BITS[t]
+    if bits == 64:
+        return f"({t})({a} ? __builtin_ctzl({a}) : 64)"
+    return f"({t})({a} ? __builtin_ctz((uint)({unsigned(t)}){a}) : {bits})"
+
+
+def popcount(t, a):
+    if BITS[t] == 64:
+        return f"({t})__builtin_popcountl({a})"
+    return f"({t})__builtin_popcount((uint)({unsigned(t)}){a})"
+
+
+# ---- relational ---------------------------------------------------------
+def relational_type(out, t, n):
+    T = vec(t, n)
+    I = vec(signed(t), n) if n > 1 else "int"
+    x2 = [(T, "x"), (T, "y")]
+    big = "FLT_MAX" if t == "float" else "DBL_MAX"
+    tiny = "FLT_MIN" if t == "float" else "DBL_MIN"
+    text = ""
+    # A comparison is 1 or 0 on scalars and -1 or 0 per component on
+    # vectors, as the spec asks of these functions.
+    for name, op in (("isequal", "=="), ("isnotequal", "!="),
+                     ("isgreater", ">"), ("isgreaterequal", ">="),
+                     ("isless", "<"), ("islessequal", "<=")):
+        text += func(I, name, x2, ret(f"x {op} y"))
+    text += func(I, "islessgreater", x2, ret("x < y || x > y"))
+    text += func(I, "isordered", x2, ret("x == x && y == y"))
+    text += func(I, "isunordered", x2, ret("x != x || y != y"))
+    text += func(I, "isnan", [(T, "x")], ret("x != x"))
+    text += func(I, "isinf", [(T, "x")], ret(f"fabs(x) > {big}"))
+    text += func(I, "isfinite", [(T, "x")], ret(f"fabs(x) <= {big}"))
+    text += func(I, "isnormal", [(T, "x")],
+                 ret(f"fabs(x) >= {tiny} && fabs(x) <= {big}"))
+    s = signed(t)
+    text += func(I, "signbit", [(T, "x")],
+                 ret(f"{cast(s, 'x', n)} < ({I})(0)" if n > 1
+                     else f"({s})(as_{s}(x)) < 0"))
+    fp64_guard(out, t, text)
+
+
+def select_type(out, t, n):
+    """select and bitselect of @t: the integer condition's most
+    significant bit on vectors, non-zero on scalars."""
+    T = vec(t, n)
+    text = ""
+    for c in (signed(t), unsigned(t)):
+        C = vec(c, n)
+        cond = "c" if n == 1 else \
+            f"{cast(signed(t), 'c', n)} < ({vec(signed(t), n)})(0)"
+        text += func(T, "select", [(T, "a"), (T, "b"), (C, "c")],
+                     ret(f"{cond} ? b : a"))
+    if t in FLOATS:
+        u = unsigned(t)
+        text += func(T, "bitselect", [(T, "a"), (T, "b"), (T, "c")], ret(
+            cast(t, f"({cast(u, 'a', n)} & ~{cast(u, 'c', n)}) | "
+                    f"({cast(u, 'b', n)} & {cast(u, 'c', n)})", n)))
+    else:
+        text += func(T, "bitselect", [(T, "a"), (T, "b"), (T, "c")],
+                     ret("(a & ~c) | (b & c)"))
+    fp64_guard(out, t, text)
+
+
+def any_all(out, t, n):
+    T = vec(t, n)
+    if n == 1:
+        comps = ["x"]
+    else:
+        names = "0123456789abcdef"
+        comps = [f"x.s{names[i]}" for i in range(n)]
+    out.add(func("int", "any", [(T, "x")], ret(f"({' | '.join(comps)}) < 0")))
+    out.add(func("int", "all", [(T, "x")], ret(f"({' & '.join(comps)}) < 0")))
+
+
+# ---- geometric ----------------------------------------------------------
+def geometric_type(out, t, n):
+    T = vec(t, n)
+    text = func(t, "dot", [(T, "p"), (T, "q")], ret(
+        "p * q" if n == 1 else
+        " + ".join(f"p.s{i} * q.s{i}" for i in range(n))))
+    # The sum of squares rescaled where it would overflow or lose bits
+    # as a denormal: the result then stays within the spec's bound.
+    down, up, small = (("0x1p-66f", "0x1p+66f", "0x1p-100f")
+                       if t == "float" else ("0x1p-515", "0x1p+515", "0x1p-900"))
+    text += func(t, "length", [(T, "p")],
+                 f"{t} s = dot(p, p); "
+                 f"if (isinf(s)) {{ p *= {down}; return sqrt(dot(p, p)) * {up}; }} "
+                 f"if (s < {small}) {{ p *= {up}; return sqrt(dot(p, p)) * {down}; }} "
+                 + ret("sqrt(s)"))
+    text += func(t, "distance", [(T, "p"), (T, "q")], ret("length(p - q)"))
+    # Infinite components become +-1, the others +-0, before dividing.
+    text += func(T, "normalize", [(T, "p")],
+                 f"{t} l = length(p); if (l == 0) return p; "
+                 f"if (isinf(l)) {{ p = isinf(p) ? copysign(({T})(1), p) : "
+                 f"copysign(({T})(0), p); l = length(p); }} "
+                 + ret("p / l"))
+    text += func(t, "fast_length", [(T, "p")], ret("sqrt(dot(p, p))"))
+    text += func(t, "fast_distance", [(T, "p"), (T, "q")],
+                 ret("fast_length(p - q)"))
+    if t == "float":
+        text += func(T, "fast_normalize", [(T, "p")],
+                     ret("p * rsqrt(dot(p, p))"))
+    fp64_guard(out, t, text)
+
+
+# ---- vload and vstore -----------------------------------------------------
+def vload_type(out, t, n):
+    """vloadn and vstoren of @t: through an under-aligned vector type (the
+    pointer is aligned to @t only); 3 components are loaded and stored one
+    by one, never a fourth."""
+    T = vec(t, n)
+    U = f"__refcl_{T}_unaligned"
+    out.add(f"typedef {t} {U} __attribute__((ext_vector_type({n}), "
+            f"aligned(sizeof({t}))));\n")
+    out.add("#if __OPENCL_C_VERSION__ >= 200\n")
+    vload_spaces(out, t, n, T, U, [""])
+    out.add("#else\n")
+    vload_spaces(out, t, n, T, U, ADDRESS_SPACES)
+    out.add("#endif\n")
+
+
+def vload_spaces(out, t, n, T, U, spaces):
+    text = ""
+    for space in spaces:
+        p = f"const {space} {t} *"
+        if n == 3:
+            load = ret(f"({T})(p[3 * o], p[3 * o + 1], p[3 * o + 2])")
+        else:
+            load = ret(f"*(const {space} {U} *)(p + {n} * o)")
+        text += func(T, f"vload{n}", [("size_t", "o"), (p, "p")], load)
+        if space == "__constant":
+            continue
+        q = f"{space} {t} *"
+        if n == 3:
+            store = "p[3 * o] = v.s0; p[3 * o + 1] = v.s1; p[3 * o + 2] = v.s2;"
+        else:
+            store = f"*({space} {U} *)(p + {n} * o) = v;"
+        text += func("void", f"vstore{n}", [(T, "v"), ("size_t", "o"),
+                                             (q, "p")], store)
+    out.add(text)
+
+
+# The pointer overloads: OpenCL C 2.0's generic address space, else 1.2's
+# named ones (the library is compiled once each way; see CMakeLists.txt).
+ADDRESS_SPACES = ["__global", "__local", "__constant", "__private"]
+
+
+def guarded(out, t, fn, *args):
+    sub = Out()
+    fn(sub, t, *args)
+    fp64_guard(out, t, "".join(sub.lines))
+
+
+# ---- conversions ----------------------------------------------------------
+def convert_type(out, dst, src, n):
+    """convert_<dst>n(<src>n), default rounding: C's (toward zero to an
+    integer, to nearest even to a floating type), undefined out of range."""
+    D, S = vec(dst, n), vec(src, n)
+    body = ret(f"({D})(x)" if n == 1 else f"__builtin_convertvector(x, {D})")
+    text = func(D, f"convert_{D}", [(S, "x")], body)
+    if "double" in (dst, src):
+        text = "#ifdef cl_khr_fp64\n" + text + "#endif\n"
+    out.add(text)
+
+
+# ---- atomics --------------------------------------------------------------
+ATOMIC_OPS = {"add": "__atomic_fetch_add(p, v, R)",
+              "sub": "__atomic_fetch_sub(p, v, R)",
+              "xchg": "__atomic_exchange_n(p, v, R)",
+              "min": "__atomic_fetch_min(p, v, R)",
+              "max": "__atomic_fetch_max(p, v, R)",
+              "and": "__atomic_fetch_and(p, v, R)",
+              "or": "__atomic_fetch_or(p, v, R)",
+              "xor": "__atomic_fetch_xor(p, v, R)"}
+EXTENDED = ("min", "max", "and", "or", "xor")
+
+
+def atomics(out):
+    """OpenCL C 1.2's 32-bit atomic_* and the cl_khr_*_int32_* atom_*:
+    relaxed read-modify-writes, the order those functions promise."""
+    out.add("#define R __ATOMIC_RELAXED\n")
+    for space in ("__global", "__local"):
+        kind = space[2:]
+        for t in ("int", "uint"):
+            p = [(f"volatile {space} {t} *", "p"), (t, "v")]
+            p0 = [(f"volatile {space} {t} *", "p")]
+            pc = [(f"volatile {space} {t} *", "p"), (t, "cmp"), (t, "v")]
+            for prefix in ("atomic_", "atom_"):
+                text = ""
+                for op, expr in ATOMIC_OPS.items():
+                    text += func(t, prefix + op, p, ret(expr))
+                text += func(t, prefix + "inc", p0,
+                             ret("__atomic_fetch_add(p, 1, R)"))
+                text += func(t, prefix + "dec", p0,
+                             ret("__atomic_fetch_sub(p, 1, R)"))
+                text += func(t, prefix + "cmpxchg", pc,
+                             "__atomic_compare_exchange_n(p, &cmp, v, 0, R, R); "
+                             + ret("cmp"))
+                if prefix == "atom_":
+                    text = (f"#ifdef cl_khr_{kind}_int32_base_atomics\n"
+                            + text + "#endif\n")
+                out.add(text)
+        out.add(func("float", "atomic_xchg",
+                     [(f"volatile {space} float *", "p"), ("float", "v")],
+                     ret(f"as_float(__atomic_exchange_n((volatile {space} "
+                         "uint *)p, as_uint(v), R))")))
+    out.add("#undef R\n")
+
+
+def main():
+    family, path = sys.argv[1], sys.argv[2]
+    out = Out()
+    out.add("/* SPDX-License-Identifier: Apache-2.0 */\n"
+            f"/* Generated by compiler/lib/generate.py {family}. */\n")
+    if family == "math":
+        for t in FLOATS:
+            for n in WIDTHS:
+                math_type(out, t, n)
+    elif family == "common":
+        for t in FLOATS:
+            for n in WIDTHS:
+                common_type(out, t, n)
+    elif family == "integer":
+        for t in INTS:
+            for n in WIDTHS:
+                integer_type(out, t, n)
+    elif family == "relational":
+        for n in WIDTHS:
+            for t in FLOATS:
+                relational_type(out, t, n)
+            for t in INTS + FLOATS:
+                select_type(out, t, n)
+            for t in SIGNED:
+                any_all(out, t, n)
+    elif family == "geometric":
+        for t in FLOATS:
+            for n in (1, 2, 3, 4):
+                geometric_type(out, t, n)
+    elif family == "vload":
+        for t in INTS + FLOATS:
+            for n in (2, 3, 4, 8, 16):
+                guarded(out, t, vload_type, n)
+    elif family == "convert":
+        for n in WIDTHS:
+            for d in INTS + FLOATS:
+                for s in INTS + FLOATS:
+                    convert_type(out, d, s, n)
+    elif family == "atomic":
+        atomics(out)
+    else:
+        sys.exit(f"generate.py: no family {family}")
+    with open(path, "w") as f:
+        f.write("".join(out.lines))
+
+
+if __name__ == "__main__":
+    main()

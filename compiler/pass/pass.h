@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+// The work-group pass's parts, shared by its files: how a kernel becomes
+// one function that runs a whole work-group (refcl/kernel_abi.h), and what
+// the program's table says about it.
+#ifndef REFCL_PASS_H
+#define REFCL_PASS_H
+
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+namespace refcl {
+
+/** A kernel's work-group function and what the table says about it. */
+struct KernelInfo {
+    llvm::Function *Kernel = nullptr;
+    llvm::Function *Run = nullptr;
+    bool HasBarrier = false;
+    uint64_t LocalBytes = 0;
+    uint64_t FrameBytes = 0;
+    uint64_t PrivateBytes = 0;
+};
+
+/** The loop nest of a work-group function, for the work-item functions
+ *  and the barrier split. Blocks in execution order: Entry, RHead (the
+ *  region loop), ZHead, YHead, XHead (one work-item: Lin, FrameBase),
+ *  XBody (the kernel), XLatch ... ZLatch, RLatch. */
+struct Nest {
+    llvm::Function *Run = nullptr;
+    llvm::BasicBlock *Entry, *RHead, *XHead, *XBody, *XLatch, *RLatch;
+    llvm::PHINode *Region;
+    llvm::Value *Lid[3];
+    llvm::Value *Lin;
+    llvm::Instruction *FrameStride; // lin * frame_bytes, patched at the end
+    llvm::Value *FrameBase;
+    llvm::Value *LocalMem;
+    // From the group, loaded in Entry.
+    llvm::Value *WorkDim;
+    llvm::Value *Offset[3], *GlobalSize[3], *Enqueued[3], *NumGroups[3];
+    llvm::Value *GroupId[3], *LocalSize[3];
+};
+
+/** Functions that must be inlined into a work-group function: they reach
+ *  a work-item function, a barrier or a kernel-scope __local variable. */
+std::set<llvm::Function *> functionsToInline(llvm::Module &M);
+
+/** Builds K's work-group function (refcl_abi_run). */
+KernelInfo buildWorkGroup(llvm::Function &K,
+                          const std::set<llvm::Function *> &Inline);
+
+/** Whether F is a barrier (any spelling). */
+bool isBarrier(const llvm::Function *F);
+/** Whether F is a work-item function (get_local_id ...). */
+bool isWorkItemFunction(const llvm::Function *F);
+
+/** Splits the nest's kernel at its barriers (there is one at least) and
+ *  keeps what lives across them per work-item; returns the frame size. */
+uint64_t splitAtBarriers(Nest &N, std::vector<llvm::CallInst *> &Barriers);
+
+/** Emits refcl_program_table. */
+void emitTable(llvm::Module &M, const std::vector<KernelInfo> &Kernels,
+               uint64_t GlobalVariableBytes);
+
+} // namespace refcl
+
+#endif

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: Apache-2.0
+// refcl_program_table: the program as the runtime sees it (struct
+// refcl_abi_program of refcl/kernel_abi.h), built from the kernels'
+// metadata as clang-15 emits it (kernel_arg_addr_space, _access_qual,
+// _type, _type_qual, _name; reqd_work_group_size, work_group_size_hint,
+// vec_type_hint).
+#include "pass.h"
+
+#include "refcl/kernel_abi.h"
+
+#include <llvm/ADT/StringMap.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <string>
+
+using namespace llvm;
+
+namespace refcl {
+namespace {
+
+// OpenCL's values (CL/cl.h), which the table carries as they are.
+constexpr uint32_t ACCESS_READ_ONLY = 0x11A0, ACCESS_WRITE_ONLY = 0x11A1,
+                   ACCESS_READ_WRITE = 0x11A2, ACCESS_NONE = 0x11A3;
+constexpr uint64_t TYPE_CONST = 1 << 0, TYPE_RESTRICT = 1 << 1,
+                   TYPE_VOLATILE = 1 << 2, TYPE_PIPE = 1 << 3;
+
+struct Emitter {
+    Module &M;
+    LLVMContext &C;
+    const DataLayout &DL;
+    Type *I32, *I64, *Ptr;
+    StructType *ArgT, *KernelT, *ProgramT;
+    StringMap<Constant *> Strings;
+
+    explicit Emitter(Module &Mod)
+        : M(Mod), C(Mod.getContext()), DL(Mod.getDataLayout()),
+          I32(Type::getInt32Ty(C)), I64(Type::getInt64Ty(C)), Ptr(PointerType::get(C, 0))
+    {
+        Type *A3 = ArrayType::get(I32, 3);
+        ArgT = StructType::get(C, {I32, I32, I32, I32, I64, Ptr, Ptr});
+        KernelT = StructType::get(C, {Ptr, Ptr, I32, I32, Ptr, I64, I64, I64, A3, A3, Ptr, Ptr});
+        ProgramT = StructType::get(C, {I32, I32, Ptr, I64});
+    }
+
+    Constant *i32(uint64_t V) { return ConstantInt::get(I32, V); }
+    Constant *i64(uint64_t V) { return ConstantInt::get(I64, V); }
+
+    Constant *string(StringRef S)
+    {
+        Constant *&G = Strings[S];
+        if (!G) {
+            Constant *Init = ConstantDataArray::getString(C, S);
+            auto *V = new GlobalVariable(M, Init->getType(), true, GlobalValue::PrivateLinkage,
+                                         Init, "refcl.str");
+            V->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+            G = V;
+        }
+        return G;
+    }
+
+    Constant *array(Type *T, ArrayRef<Constant *> Elems, const Twine &Name)
+    {
+        auto *AT = ArrayType::get(T, Elems.size());
+        return new GlobalVariable(M, AT, true, GlobalValue::PrivateLinkage,
+                                  ConstantArray::get(AT, Elems), Name);
+    }
+};
+
+StringRef mdString(const MDNode *N, unsigned I)
+{
+    if (!N || I >= N->getNumOperands())
+        return "";
+    if (auto *S = dyn_cast<MDString>(N->getOperand(I)))
+        return S->getString();
+    return "";
+}
+
+uint64_t mdInt(const MDNode *N, unsigned I)
+{
+    if (!N || I >= N->getNumOperands())
+        return 0;
+    if (auto *V = mdconst::dyn_extract<ConstantInt>(N->getOperand(I)))
+        return V->getZExtValue();
+    return 0;
+}
+
+uint32_t accessOf(StringRef Qual)
+{
+    if (Qual == "read_only")
+        return ACCESS_READ_ONLY;
+    if (Qual == "write_only")
+        return ACCESS_WRITE_ONLY;
+    if (Qual == "read_write")
+        return ACCESS_READ_WRITE;
+    return ACCESS_NONE;
+}
+
+uint64_t qualifiersOf(StringRef Quals, uint32_t Kind)
+{
+    SmallVector<StringRef, 4> Words;
+    Quals.split(Words, ' ', -1, false);
+    uint64_t Bits = Kind == REFCL_ABI_ARG_CONSTANT ? TYPE_CONST : 0;
+    for (StringRef W : Words)
+        Bits |= StringSwitch<uint64_t>(W)
+                    .Case("const", TYPE_CONST)
+                    .Case("restrict", TYPE_RESTRICT)
+                    .Case("volatile", TYPE_VOLATILE)
+                    .Case("pipe", TYPE_PIPE)
+                    .Default(0);
+    return Bits;
+}
+
+bool isUnsupportedType(StringRef Type, StringRef Quals)
+{
+    return Type.contains("image") || Type.startswith("sampler_t") || Quals.contains("pipe");
+}
+
+uint32_t kindOf(uint64_t AddrSpace, StringRef Type, StringRef Quals)
+{
+    if (isUnsupportedType(Type, Quals))
+        return REFCL_ABI_ARG_UNSUPPORTED;
+    switch (AddrSpace) {
+    case 1: return REFCL_ABI_ARG_GLOBAL;
+    case 2: return REFCL_ABI_ARG_CONSTANT;
+    case 3: return REFCL_ABI_ARG_LOCAL;
+    default: return REFCL_ABI_ARG_VALUE;
+    }
+}
+
+Constant *argument(Emitter &E, Function &K, unsigned I)
+{
+    Argument &A = *K.getArg(I);
+    StringRef Type = mdString(K.getMetadata("kernel_arg_type"), I);
+    StringRef Quals = mdString(K.getMetadata("kernel_arg_type_qual"), I);
+    uint32_t Kind = kindOf(mdInt(K.getMetadata("kernel_arg_addr_space"), I), Type, Quals);
+    uint64_t Size = 8, Alignment = 1;
+    if (A.hasByValAttr()) {
+        Size = E.DL.getTypeAllocSize(A.getParamByValType());
+        Alignment = A.getParamAlign().valueOrOne().value();
+    } else if (!A.getType()->isPointerTy()) {
+        Size = E.DL.getTypeAllocSize(A.getType());
+        Alignment = E.DL.getABITypeAlign(A.getType()).value();
+    } else {
+        Alignment = A.getParamAlign().valueOrOne().value();
+    }
+    const MDNode *Names = K.getMetadata("kernel_arg_name");
+    Constant *Name = Names ? E.string(mdString(Names, I))
+                           : ConstantPointerNull::get(cast<PointerType>(E.Ptr));
+    return ConstantStruct::get(E.ArgT, {E.i32(Kind), E.i32(Size), E.i32(Alignment),
+                                        E.i32(accessOf(mdString(K.getMetadata("kernel_arg_access_qual"), I))),
+                                        E.i64(qualifiersOf(Quals, Kind)), E.string(Type), Name});
+}
+
+Constant *triple(Emitter &E, const MDNode *N)
+{
+    return ConstantArray::get(ArrayType::get(E.I32, 3),
+                              {E.i32(mdInt(N, 0)), E.i32(mdInt(N, 1)), E.i32(mdInt(N, 2))});
+}
+
+// vec_type_hint(<type>): the metadata holds an undef of the type and
+// whether an integer type is signed.
+std::string vecTypeHint(const MDNode *N)
+{
+    if (!N)
+        return "";
+    Type *T = cast<ValueAsMetadata>(N->getOperand(0))->getType();
+    unsigned Count = 1;
+    if (auto *V = dyn_cast<FixedVectorType>(T)) {
+        Count = V->getNumElements();
+        T = V->getElementType();
+    }
+    std::string Name;
+    if (T->isHalfTy()) Name = "half";
+    else if (T->isFloatTy()) Name = "float";
+    else if (T->isDoubleTy()) Name = "double";
+    else {
+        static const char *const Ints[] = {"char", "short", "int", "long"};
+        unsigned Bits = T->getIntegerBitWidth();
+        Name = Ints[Bits == 8 ? 0 : Bits == 16 ? 1 : Bits == 32 ? 2 : 3];
+        if (!mdInt(N, 1))
+            Name = "u" + Name;
+    }
+    return Count > 1 ? Name + std::to_string(Count) : Name;
+}
+
+std::string attributes(const Function &K, const std::string &Hint)
+{
+    std::string S;
+    raw_string_ostream OS(S);
+    auto Triple = [&](const char *Name, const MDNode *N) {
+        if (N)
+            OS << (S.empty() ? "" : " ") << Name << "(" << mdInt(N, 0) << "," << mdInt(N, 1)
+               << "," << mdInt(N, 2) << ")";
+    };
+    Triple("reqd_work_group_size", K.getMetadata("reqd_work_group_size"));
+    Triple("work_group_size_hint", K.getMetadata("work_group_size_hint"));
+    OS.flush();
+    if (!Hint.empty())
+        S += (S.empty() ? "" : " ") + ("vec_type_hint(" + Hint + ")");
+    return S;
+}
+
+Constant *kernel(Emitter &E, const KernelInfo &Info)
+{
+    Function &K = *Info.Kernel;
+    std::vector<Constant *> Args;
+    for (unsigned I = 0; I < K.arg_size(); I++)
+        Args.push_back(argument(E, K, I));
+    Constant *ArgArray = Args.empty() ? ConstantPointerNull::get(cast<PointerType>(E.Ptr))
+                                      : E.array(E.ArgT, Args, "refcl.args." + K.getName());
+    std::string Hint = vecTypeHint(K.getMetadata("vec_type_hint"));
+    Constant *HintStr = Hint.empty() ? ConstantPointerNull::get(cast<PointerType>(E.Ptr))
+                                     : E.string(Hint);
+    return ConstantStruct::get(
+        E.KernelT, {E.string(K.getName()), Info.Run, E.i32(K.arg_size()), E.i32(Info.HasBarrier),
+                    ArgArray, E.i64(Info.LocalBytes), E.i64(Info.FrameBytes),
+                    E.i64(Info.PrivateBytes), triple(E, K.getMetadata("reqd_work_group_size")),
+                    triple(E, K.getMetadata("work_group_size_hint")), HintStr,
+                    E.string(attributes(K, Hint))});
+}
+
+} // namespace
+
+void emitTable(Module &M, const std::vector<KernelInfo> &Kernels, uint64_t GlobalVariableBytes)
+{
+    Emitter E(M);
+    std::vector<Constant *> Entries;
+    for (const KernelInfo &Info : Kernels)
+        Entries.push_back(kernel(E, Info));
+    Constant *Table = ConstantStruct::get(
+        E.ProgramT, {E.i32(REFCL_ABI_VERSION), E.i32(Kernels.size()),
+                     E.array(E.KernelT, Entries, "refcl.kernels"), E.i64(GlobalVariableBytes)});
+    auto *G = new GlobalVariable(M, E.ProgramT, true, GlobalValue::ExternalLinkage, Table,
+                                 REFCL_ABI_TABLE_SYMBOL);
+    G->setVisibility(GlobalValue::DefaultVisibility);
+    G->setAlignment(Align(8));
+}
+
+} // namespace refcl

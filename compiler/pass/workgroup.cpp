@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: Apache-2.0
+// A kernel's work-group function: the arguments loaded from their slots,
+// the loops over the local ids (z, y, x; x innermost) around the inlined
+// kernel, the work-item functions read from the group and the loop
+// counters, the kernel-scope __local variables placed in group->local_mem.
+#include "pass.h"
+
+#include "refcl/kernel_abi.h"
+
+#include <llvm/ADT/StringSwitch.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
+
+using namespace llvm;
+
+namespace refcl {
+namespace {
+
+enum WorkItem {
+    WI_NONE, WI_WORK_DIM, WI_GLOBAL_SIZE, WI_GLOBAL_ID, WI_LOCAL_SIZE,
+    WI_ENQUEUED_LOCAL_SIZE, WI_LOCAL_ID, WI_NUM_GROUPS, WI_GROUP_ID,
+    WI_GLOBAL_OFFSET, WI_GLOBAL_LINEAR_ID, WI_LOCAL_LINEAR_ID
+};
+
+// The names clang-15 gives the work-item functions of opencl-c-base.h
+// (size_t f(uint) and size_t f(void)).
+WorkItem workItemOf(const Function *F)
+{
+    if (!F)
+        return WI_NONE;
+    return StringSwitch<WorkItem>(F->getName())
+        .Case("_Z12get_work_dimv", WI_WORK_DIM)
+        .Case("_Z15get_global_sizej", WI_GLOBAL_SIZE)
+        .Case("_Z13get_global_idj", WI_GLOBAL_ID)
+        .Case("_Z14get_local_sizej", WI_LOCAL_SIZE)
+        .Case("_Z23get_enqueued_local_sizej", WI_ENQUEUED_LOCAL_SIZE)
+        .Case("_Z12get_local_idj", WI_LOCAL_ID)
+        .Case("_Z14get_num_groupsj", WI_NUM_GROUPS)
+        .Case("_Z12get_group_idj", WI_GROUP_ID)
+        .Case("_Z17get_global_offsetj", WI_GLOBAL_OFFSET)
+        .Case("_Z20get_global_linear_idv", WI_GLOBAL_LINEAR_ID)
+        .Case("_Z19get_local_linear_idv", WI_LOCAL_LINEAR_ID)
+        .Default(WI_NONE);
+}
+
+bool isLocalVariable(const GlobalVariable &G)
+{
+    return G.getAddressSpace() == 3;
+}
+
+void addUsingFunctions(const Value *V, std::set<Function *> &Out)
+{
+    for (const User *U : V->users()) {
+        if (auto *I = dyn_cast<Instruction>(U))
+            Out.insert(const_cast<Function *>(I->getFunction()));
+        else if (isa<ConstantExpr>(U))
+            addUsingFunctions(U, Out);
+    }
+}
+
+// The struct refcl_abi_group's fields, by index, as LLVM sees the struct.
+enum GroupField {
+    G_WORK_DIM = 0, G_OFFSET = 2, G_GLOBAL_SIZE, G_ENQUEUED, G_NUM_GROUPS,
+    G_GROUP_ID, G_LOCAL_SIZE, G_LOCAL_MEM, G_FRAMES
+};
+
+StructType *groupType(LLVMContext &C)
+{
+    Type *I32 = Type::getInt32Ty(C), *A3 = ArrayType::get(Type::getInt64Ty(C), 3);
+    Type *Ptr = PointerType::get(C, 0);
+    return StructType::get(C, {I32, I32, A3, A3, A3, A3, A3, A3, Ptr, Ptr});
+}
+
+void loadTriple(IRBuilder<> &B, Value *Group, GroupField F, Value *Out[3])
+{
+    StructType *T = groupType(B.getContext());
+    for (unsigned D = 0; D < 3; D++) {
+        Value *P = B.CreateInBoundsGEP(T, Group, {B.getInt32(0), B.getInt32(F), B.getInt32(D)});
+        auto *L = B.CreateAlignedLoad(B.getInt64Ty(), P, Align(8));
+        L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(B.getContext(), {}));
+        Out[D] = L;
+    }
+}
+
+Value *loadField(IRBuilder<> &B, Value *Group, GroupField F, Type *Ty)
+{
+    Value *P = B.CreateConstInBoundsGEP2_32(groupType(B.getContext()), Group, 0, F);
+    return B.CreateAlignedLoad(Ty, P, Align(8));
+}
+
+void loadGroup(IRBuilder<> &B, Value *Group, Nest &N)
+{
+    N.WorkDim = B.CreateAlignedLoad(B.getInt32Ty(), Group, Align(8));
+    loadTriple(B, Group, G_OFFSET, N.Offset);
+    loadTriple(B, Group, G_GLOBAL_SIZE, N.GlobalSize);
+    loadTriple(B, Group, G_ENQUEUED, N.Enqueued);
+    loadTriple(B, Group, G_NUM_GROUPS, N.NumGroups);
+    loadTriple(B, Group, G_GROUP_ID, N.GroupId);
+    loadTriple(B, Group, G_LOCAL_SIZE, N.LocalSize);
+    N.LocalMem = loadField(B, Group, G_LOCAL_MEM, B.getPtrTy());
+}
+
+// An argument from its 8-byte slot (kernel_abi.h): pointers and values of
+// up to 8 bytes in place, larger values through a pointer to a copy; a
+// byval aggregate is passed as the address of its bytes (the inliner gives
+// each work-item its own copy).
+Value *loadArgument(IRBuilder<> &B, Argument &A, Value *Slots)
+{
+    const DataLayout &DL = A.getParent()->getParent()->getDataLayout();
+    Value *Slot = B.CreateConstInBoundsGEP1_32(B.getInt64Ty(), Slots, A.getArgNo());
+    Type *Ty = A.getType();
+    if (A.hasByValAttr()) {
+        uint64_t Size = DL.getTypeAllocSize(A.getParamByValType());
+        Value *P = Size <= 8 ? Slot : B.CreateAlignedLoad(B.getPtrTy(), Slot, Align(8));
+        return B.CreatePointerBitCastOrAddrSpaceCast(P, Ty);
+    }
+    if (Ty->isPointerTy() || DL.getTypeAllocSize(Ty) <= 8)
+        return B.CreateAlignedLoad(Ty, Slot, Align(8));
+    Value *Copy = B.CreateAlignedLoad(B.getPtrTy(), Slot, Align(8));
+    return B.CreateAlignedLoad(Ty, Copy, DL.getABITypeAlign(Ty));
+}
+
+BasicBlock *block(Function *F, const char *Name)
+{
+    return BasicBlock::Create(F->getContext(), Name, F);
+}
+
+// One loop of the nest: Head holds the counter, Latch counts up to Size
+// (at least 1: a do-while loop) and leaves to Exit.
+PHINode *makeLoop(BasicBlock *Pre, BasicBlock *Head, BasicBlock *Latch,
+                  BasicBlock *Exit, Value *Size)
+{
+    IRBuilder<> B(Head);
+    PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "refcl.lid");
+    I->addIncoming(B.getInt64(0), Pre);
+    B.SetInsertPoint(Latch);
+    Value *Next = B.CreateNUWAdd(I, B.getInt64(1));
+    B.CreateCondBr(B.CreateICmpULT(Next, Size), Head, Exit);
+    I->addIncoming(Next, Latch);
+    return I;
+}
+
+void buildNest(Function &K, Nest &N)
+{
+    LLVMContext &C = K.getContext();
+    Function *Run = N.Run;
+    N.Entry = block(Run, "entry");
+    N.RHead = block(Run, "region");
+    BasicBlock *ZHead = block(Run, "z"), *YHead = block(Run, "y");
+    N.XHead = block(Run, "x");
+    N.XBody = block(Run, "body");
+    N.XLatch = block(Run, "x.latch");
+    BasicBlock *YLatch = block(Run, "y.latch"), *ZLatch = block(Run, "z.latch");
+    N.RLatch = block(Run, "region.latch");
+
+    IRBuilder<> B(N.Entry);
+    loadGroup(B, Run->getArg(1), N);
+    B.CreateBr(N.RHead);
+    B.SetInsertPoint(N.RHead);
+    N.Region = B.CreatePHI(B.getInt32Ty(), 2, "refcl.region");
+    N.Region->addIncoming(B.getInt32(0), N.Entry);
+    B.CreateBr(ZHead);
+    N.Lid[2] = makeLoop(N.RHead, ZHead, ZLatch, N.RLatch, N.LocalSize[2]);
+    B.SetInsertPoint(ZHead);
+    B.CreateBr(YHead);
+    N.Lid[1] = makeLoop(ZHead, YHead, YLatch, ZLatch, N.LocalSize[1]);
+    B.SetInsertPoint(YHead);
+    B.CreateBr(N.XHead);
+    N.Lid[0] = makeLoop(YHead, N.XHead, N.XLatch, YLatch, N.LocalSize[0]);
+
+    B.SetInsertPoint(N.XHead);
+    Value *Row = B.CreateAdd(B.CreateMul(N.Lid[2], N.LocalSize[1]), N.Lid[1]);
+    N.Lin = B.CreateAdd(B.CreateMul(Row, N.LocalSize[0]), N.Lid[0], "refcl.lin");
+    N.FrameStride = BinaryOperator::CreateMul(N.Lin, B.getInt64(0), "refcl.frame.offset");
+    B.Insert(N.FrameStride);
+    Value *Frames = loadField(B, Run->getArg(1), G_FRAMES, B.getPtrTy());
+    N.FrameBase = B.CreateInBoundsGEP(B.getInt8Ty(), Frames, N.FrameStride, "refcl.frame");
+    B.CreateBr(N.XBody);
+    B.SetInsertPoint(N.RLatch);
+    B.CreateRetVoid();
+    (void)C;
+}
+
+Value *byDim(IRBuilder<> &B, Value *Dim, Value *const Vals[3], Value *Neutral)
+{
+    if (auto *CI = dyn_cast<ConstantInt>(Dim))
+        return CI->getZExtValue() < 3 ? Vals[CI->getZExtValue()] : Neutral;
+    Value *V = Neutral;
+    for (int D = 2; D >= 0; D--)
+        V = B.CreateSelect(B.CreateICmpEQ(Dim, B.getInt32(D)), Vals[D], V);
+    return V;
+}
+
+// get_global_id(d) - get_global_offset(d) for the three dimensions.
+void globalIdsFromZero(IRBuilder<> &B, const Nest &N, Value *Out[3])
+{
+    for (unsigned D = 0; D < 3; D++)
+        Out[D] = B.CreateAdd(B.CreateMul(N.GroupId[D], N.Enqueued[D]), N.Lid[D]);
+}
+
+Value *workItemValue(IRBuilder<> &B, const Nest &N, WorkItem W, CallInst *Call)
+{
+    Value *Dim = Call->arg_size() ? Call->getArgOperand(0) : nullptr;
+    Value *Zero = B.getInt64(0), *One = B.getInt64(1);
+    Value *Ids[3];
+    switch (W) {
+    case WI_WORK_DIM: return N.WorkDim;
+    case WI_GLOBAL_SIZE: return byDim(B, Dim, N.GlobalSize, One);
+    case WI_LOCAL_SIZE: return byDim(B, Dim, N.LocalSize, One);
+    case WI_ENQUEUED_LOCAL_SIZE: return byDim(B, Dim, N.Enqueued, One);
+    case WI_NUM_GROUPS: return byDim(B, Dim, N.NumGroups, One);
+    case WI_GROUP_ID: return byDim(B, Dim, N.GroupId, Zero);
+    case WI_GLOBAL_OFFSET: return byDim(B, Dim, N.Offset, Zero);
+    case WI_LOCAL_ID: return byDim(B, Dim, N.Lid, Zero);
+    case WI_LOCAL_LINEAR_ID: return N.Lin;
+    case WI_GLOBAL_ID:
+        globalIdsFromZero(B, N, Ids);
+        for (unsigned D = 0; D < 3; D++)
+            Ids[D] = B.CreateAdd(Ids[D], N.Offset[D]);
+        return byDim(B, Dim, Ids, Zero);
+    case WI_GLOBAL_LINEAR_ID:
+        globalIdsFromZero(B, N, Ids);
+        return B.CreateAdd(B.CreateMul(B.CreateAdd(B.CreateMul(Ids[2], N.GlobalSize[1]),
+                                                   Ids[1]), N.GlobalSize[0]), Ids[0]);
+    case WI_NONE: break;
+    }
+    return nullptr;
+}
+
+void replaceWorkItemCalls(Nest &N)
+{
+    for (Instruction &I : make_early_inc_range(instructions(N.Run))) {
+        auto *Call = dyn_cast<CallInst>(&I);
+        WorkItem W = Call ? workItemOf(Call->getCalledFunction()) : WI_NONE;
+        if (W == WI_NONE)
+            continue;
+        IRBuilder<> B(Call);
+        Value *V = workItemValue(B, N, W, Call);
+        Call->replaceAllUsesWith(B.CreateZExtOrTrunc(V, Call->getType()));
+        Call->eraseFromParent();
+    }
+}
+
+// Inlines the kernel, then every call of a function that reaches a
+// work-item function, a barrier or a __local variable, until none is left.
+void inlineAll(CallInst *KernelCall, Function *Run, const std::set<Function *> &Inline)
+{
+    InlineFunctionInfo IFI;
+    InlineFunction(*KernelCall, IFI);
+    for (bool Changed = true; Changed;) {
+        Changed = false;
+        for (Instruction &I : make_early_inc_range(instructions(Run))) {
+            auto *Call = dyn_cast<CallInst>(&I);
+            Function *F = Call ? Call->getCalledFunction() : nullptr;
+            if (!F || F->isDeclaration() || !Inline.count(F))
+                continue;
+            InlineFunctionInfo Info;
+            Changed |= InlineFunction(*Call, Info).isSuccess();
+        }
+    }
+}
+
+bool dependsOn(const Constant *C, const GlobalVariable *G)
+{
+    if (C == G)
+        return true;
+    for (const Use &Op : C->operands())
+        if (auto *OC = dyn_cast<Constant>(Op.get()); OC && dependsOn(OC, G))
+            return true;
+    return false;
+}
+
+// Constant expressions over G in Run become instructions, so that G's uses
+// in Run (and only there) can be replaced by a pointer computed at run time.
+void expandConstantUses(Function *Run, GlobalVariable *G)
+{
+    for (bool Changed = true; Changed;) {
+        Changed = false;
+        for (Instruction &I : instructions(Run))
+            for (Use &Op : I.operands()) {
+                auto *CE = dyn_cast<ConstantExpr>(Op.get());
+                if (!CE || !dependsOn(CE, G))
+                    continue;
+                Instruction *At = &I;
+                if (auto *Phi = dyn_cast<PHINode>(&I))
+                    At = Phi->getIncomingBlock(Op)->getTerminator();
+                Op.set(CE->getAsInstruction(At));
+                Changed = true;
+            }
+    }
+}
+
+bool usedIn(const Value *V, const Function *F)
+{
+    for (const User *U : V->users()) {
+        if (auto *I = dyn_cast<Instruction>(U); I && I->getFunction() == F)
+            return true;
+        if (isa<ConstantExpr>(U) && usedIn(U, F))
+            return true;
+    }
+    return false;
+}
+
+// Kernel-scope __local variables: offsets into group->local_mem, each
+// aligned as it needs, so that concurrent work-groups never share them.
+uint64_t placeLocalVariables(Nest &N)
+{
+    Module &M = *N.Run->getParent();
+    const DataLayout &DL = M.getDataLayout();
+    uint64_t Bytes = 0;
+    IRBuilder<> B(N.Entry->getTerminator());
+    for (GlobalVariable &G : M.globals()) {
+        if (!isLocalVariable(G) || !usedIn(&G, N.Run))
+            continue;
+        Align A = DL.getValueOrABITypeAlignment(G.getAlign(), G.getValueType());
+        Bytes = alignTo(Bytes, A);
+        Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), N.LocalMem, Bytes);
+        P = B.CreateAddrSpaceCast(P, G.getType(), G.getName());
+        Bytes += DL.getTypeAllocSize(G.getValueType());
+        expandConstantUses(N.Run, &G);
+        G.replaceUsesWithIf(P, [&](Use &U) {
+            auto *I = dyn_cast<Instruction>(U.getUser());
+            return I && I->getFunction() == N.Run;
+        });
+    }
+    return Bytes;
+}
+
+std::vector<CallInst *> findBarriers(Function *Run)
+{
+    std::vector<CallInst *> Barriers;
+    for (Instruction &I : instructions(Run))
+        if (auto *Call = dyn_cast<CallInst>(&I); Call && isBarrier(Call->getCalledFunction()))
+            Barriers.push_back(Call);
+    return Barriers;
+}
+
+void promoteAllocas(Function *Run)
+{
+    std::vector<AllocaInst *> Allocas;
+    for (Instruction &I : Run->getEntryBlock())
+        if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isAllocaPromotable(AI))
+            Allocas.push_back(AI);
+    DominatorTree DT(*Run);
+    PromoteMemToReg(Allocas, DT);
+}
+
+bool isPrivate(const Value *Ptr)
+{
+    return isa<AllocaInst>(getUnderlyingObject(Ptr, 0));
+}
+
+// Whether I touches memory other than the work-item's private variables:
+// such accesses are independent between work-items (the x loop is
+// parallel); private variables are not, until SROA promotes them.
+bool isSharedAccess(const Instruction &I)
+{
+    if (auto *L = dyn_cast<LoadInst>(&I))
+        return !isPrivate(L->getPointerOperand());
+    if (auto *S = dyn_cast<StoreInst>(&I))
+        return !isPrivate(S->getPointerOperand());
+    auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call || !Call->mayReadOrWriteMemory())
+        return false;
+    for (const Use &A : Call->args())
+        if (A->getType()->isPointerTy() && isPrivate(A.get()))
+            return false;
+    return true;
+}
+
+// Work-items are independent without barriers: the x loop gets
+// llvm.loop.parallel_accesses, so the vectorizer needs no alias checks.
+void markParallel(Nest &N)
+{
+    LLVMContext &C = N.Run->getContext();
+    MDNode *Group = MDNode::getDistinct(C, {});
+    for (BasicBlock &BB : *N.Run) {
+        if (&BB == N.Entry || &BB == N.XHead)
+            continue;
+        for (Instruction &I : BB)
+            if (isSharedAccess(I))
+                I.setMetadata(LLVMContext::MD_access_group, Group);
+    }
+    Metadata *Parallel[] = {MDString::get(C, "llvm.loop.parallel_accesses"), Group};
+    Metadata *Ops[] = {nullptr, MDNode::get(C, Parallel),
+                       MDNode::get(C, {MDString::get(C, "llvm.loop.mustprogress")})};
+    MDNode *Loop = MDNode::getDistinct(C, Ops);
+    Loop->replaceOperandWith(0, Loop);
+    N.XLatch->getTerminator()->setMetadata(LLVMContext::MD_loop, Loop);
+}
+
+uint64_t allocaBytes(Function *Run)
+{
+    const DataLayout &DL = Run->getParent()->getDataLayout();
+    uint64_t Bytes = 0;
+    for (Instruction &I : instructions(Run))
+        if (auto *AI = dyn_cast<AllocaInst>(&I))
+            if (auto Size = AI->getAllocationSizeInBits(DL))
+                Bytes += *Size / 8;
+    return Bytes;
+}
+
+CallInst *callKernel(Function &K, Nest &N)
+{
+    IRBuilder<> B(N.XBody);
+    std::vector<Value *> Args;
+    B.SetInsertPoint(N.Entry->getTerminator());
+    for (Argument &A : K.args())
+        Args.push_back(loadArgument(B, A, N.Run->getArg(0)));
+    B.SetInsertPoint(N.XBody);
+    CallInst *Call = B.CreateCall(&K, Args);
+    Call->setCallingConv(K.getCallingConv());
+    Call->setAttributes(K.getAttributes());
+    B.CreateBr(N.XLatch);
+    return Call;
+}
+
+Function *createRun(Function &K)
+{
+    LLVMContext &C = K.getContext();
+    Type *Ptr = PointerType::get(C, 0);
+    auto *T = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false);
+    Function *Run = Function::Create(T, GlobalValue::InternalLinkage,
+                                     "refcl.run." + K.getName(), K.getParent());
+    Run->addFnAttr(Attribute::NoUnwind);
+    Run->setAttributes(Run->getAttributes().addFnAttributes(
+        C, AttrBuilder(C, K.getAttributes().getFnAttrs())
+               .removeAttribute(Attribute::Convergent)
+               .removeAttribute(Attribute::NoInline)
+               .removeAttribute(Attribute::OptimizeNone)));
+    for (unsigned I = 0; I < 2; I++) {
+        Run->addParamAttr(I, Attribute::NoAlias);
+        Run->addParamAttr(I, Attribute::NoCapture);
+        Run->addParamAttr(I, Attribute::ReadOnly);
+    }
+    return Run;
+}
+
+} // namespace
+
+bool isBarrier(const Function *F)
+{
+    return F && (F->getName() == "_Z7barrierj" || F->getName() == "_Z18work_group_barrierj" ||
+                 F->getName() == "_Z18work_group_barrierj12memory_scope");
+}
+
+bool isWorkItemFunction(const Function *F)
+{
+    return workItemOf(F) != WI_NONE;
+}
+
+std::set<Function *> functionsToInline(Module &M)
+{
+    std::set<Function *> Out;
+    for (Function &F : M)
+        if (isBarrier(&F) || isWorkItemFunction(&F))
+            addUsingFunctions(&F, Out);
+    for (GlobalVariable &G : M.globals())
+        if (isLocalVariable(G))
+            addUsingFunctions(&G, Out);
+    for (bool Changed = true; Changed;) {
+        Changed = false;
+        for (Function *F : std::vector<Function *>(Out.begin(), Out.end()))
+            for (User *U : F->users())
+                if (auto *Call = dyn_cast<CallBase>(U))
+                    Changed |= Out.insert(Call->getFunction()).second;
+    }
+    return Out;
+}
+
+KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline)
+{
+    KernelInfo Info;
+    Info.Kernel = &K;
+    Nest N;
+    N.Run = Info.Run = createRun(K);
+    buildNest(K, N);
+    inlineAll(callKernel(K, N), N.Run, Inline);
+    replaceWorkItemCalls(N);
+    Info.LocalBytes = placeLocalVariables(N);
+    promoteAllocas(N.Run);
+    std::vector<CallInst *> Barriers = findBarriers(N.Run);
+    Info.HasBarrier = !Barriers.empty();
+    if (Info.HasBarrier)
+        Info.FrameBytes = splitAtBarriers(N, Barriers);
+    else
+        markParallel(N);
+    N.FrameStride->setOperand(1, ConstantInt::get(N.Lin->getType(), Info.FrameBytes));
+    Info.PrivateBytes = allocaBytes(N.Run) + Info.FrameBytes;
+    return Info;
+}
+
+} // namespace refcl

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * librefcl's side of the OpenCL C compiler (docs/compiler.md): the build
+ * options of clBuildProgram, clCompileProgram and clLinkProgram translated
+ * into clang's; clang and llvm-link run as subprocesses in a private
+ * temporary directory; shared objects loaded from a memfd; the binary
+ * container of CL_PROGRAM_BINARIES; the build cache. LLVM is never mapped
+ * into the application: everything here is posix_spawn, files and dlopen.
+ */
+#ifndef REFCL_COMPILER_H
+#define REFCL_COMPILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <CL/cl.h>
+
+/** Which entry point the options came to: each has its own options and
+ *  its own error for an unknown one. */
+enum refcl_compiler_step {
+    REFCL_STEP_BUILD,   /**< clBuildProgram: source to executable */
+    REFCL_STEP_COMPILE, /**< clCompileProgram: source to an object */
+    REFCL_STEP_LINK,    /**< clLinkProgram: objects to an executable or a
+                             library */
+};
+
+/** Options parsed and translated into clang's arguments. */
+struct refcl_compiler_options {
+    char **args;             /**< clang's arguments, owned */
+    size_t count;
+    size_t capacity;
+    unsigned cl_std;         /**< 10, 11, 12, 20, 30; 0 if not given */
+    bool create_library;     /**< -create-library */
+    bool enable_link_options; /**< -enable-link-options */
+    bool kernel_arg_info;    /**< -cl-kernel-arg-info */
+    bool uniform_work_groups; /**< -cl-uniform-work-group-size */
+    bool opt_disable;        /**< -cl-opt-disable */
+};
+
+/**
+ * Parses @p options (NULL is the empty string) as @p step takes them into
+ * @p out (free with refcl_compiler_options_free, also after a failure).
+ * @return CL_SUCCESS; CL_INVALID_BUILD_OPTIONS, CL_INVALID_COMPILER_OPTIONS
+ * or CL_INVALID_LINKER_OPTIONS, as @p step says, for an option it does not
+ * take; CL_OUT_OF_HOST_MEMORY.
+ */
+cl_int refcl_compiler_options_parse(const char *options,
+                                    enum refcl_compiler_step step,
+                                    struct refcl_compiler_options *out);
+
+void refcl_compiler_options_free(struct refcl_compiler_options *options);
+
+/** Bytes owned by their holder (malloc'd). */
+struct refcl_blob {
+    unsigned char *bytes;
+    size_t size;
+};
+
+void refcl_blob_free(struct refcl_blob *blob);
+
+/** A header of clCompileProgram: the file @p name (may hold directories)
+ *  that `#include "name"` finds. */
+struct refcl_header {
+    const char *name;
+    const char *text; /**< NUL-terminated */
+};
+
+/** What one run of the compiler works on. */
+struct refcl_compile_job {
+    enum refcl_compiler_step step;
+    const struct refcl_compiler_options *options;
+    const char *source;                 /**< build, compile: NUL-terminated */
+    const struct refcl_header *headers; /**< compile */
+    size_t header_count;
+    const struct refcl_blob *objects;   /**< link: bitcode */
+    size_t object_count;
+};
+
+/** What it gave. */
+struct refcl_compile_result {
+    bool built;              /**< false: the log says why */
+    struct refcl_blob output; /**< a shared object (build, link), or
+                                   bitcode (compile, -create-library) */
+    char *log;               /**< owned, NUL-terminated, never NULL on
+                                  CL_SUCCESS */
+};
+
+/**
+ * Runs the compiler for @p job (refcl_toolchain() must not be NULL). A
+ * failed build, a crash of clang or a system error gives CL_SUCCESS with
+ * built false and a log that says why.
+ * @return CL_SUCCESS or CL_OUT_OF_HOST_MEMORY (then @p result is empty).
+ */
+cl_int refcl_compiler_run(const struct refcl_compile_job *job,
+                          struct refcl_compile_result *result);
+
+void refcl_compile_result_free(struct refcl_compile_result *result);
+
+struct refcl_abi_program; /* refcl/kernel_abi.h */
+
+/** A shared object loaded from its own memfd: its program-scope
+ *  variables belong to it alone. */
+struct refcl_executable {
+    void *handle;                          /**< dlopen's */
+    int fd;                                /**< the memfd, open while
+                                                loaded: dlopen matches by
+                                                name, which must stay
+                                                unique */
+    const struct refcl_abi_program *table; /**< REFCL_ABI_TABLE_SYMBOL */
+};
+
+/**
+ * Loads @p object into a fresh memfd and dlopens it. @return NULL, with
+ * the reason in *@p why (static text), if it is not a refcl executable of
+ * REFCL_ABI_VERSION or if the system refuses.
+ */
+struct refcl_executable *refcl_executable_load(const struct refcl_blob *object,
+                                               const char **why);
+
+void refcl_executable_unload(struct refcl_executable *executable);
+
+/** The target refcl compiles for (clang's -target). */
+const char *refcl_compiler_target(void);
+
+/** How the binary's kernels run (struct refcl_run_options). */
+#define REFCL_BINARY_UNIFORM 1u  /**< uniform work-groups only */
+#define REFCL_BINARY_ARG_INFO 2u /**< built with -cl-kernel-arg-info */
+
+/** What a binary container holds. */
+struct refcl_binary {
+    cl_program_binary_type type; /**< COMPILED_OBJECT, LIBRARY,
+                                      EXECUTABLE */
+    uint32_t flags;              /**< REFCL_BINARY_* */
+    const char *options;         /**< into the container's bytes */
+    size_t options_length;
+    const unsigned char *payload; /**< into the container's bytes */
+    size_t payload_size;
+};
+
+/** Writes the container of @p binary into @p out. @return false when out of
+ *  memory. */
+bool refcl_binary_write(const struct refcl_binary *binary,
+                        struct refcl_blob *out);
+
+/** Reads the container at @p bytes. @return false (garbage, truncated,
+ *  another target's or another format's) with the reason in *@p why. */
+bool refcl_binary_read(const unsigned char *bytes, size_t size,
+                       struct refcl_binary *binary, const char **why);
+
+#endif /* REFCL_COMPILER_H */

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * program/compiler: programs built by refcl's compiler (clang-15 as a
+ * subprocess, the work-group pass, the builtin library), on a context of
+ * the device and one of its halves. Every build option accepted by the
+ * entry points that take it and refused by the others with their own
+ * code; a syntax error's log with line:column; build status, options, log
+ * and binary type through build, compile, link and binaries; headers with
+ * directories; -create-library; a link error's log; binary round trips and
+ * garbage, truncated, foreign and damaged binaries refused; pfn_notify.
+ * Skipped (77) where the device reports no compiler.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "check.h"
+
+static cl_device_id device;
+static cl_device_id subs[2];
+static cl_context context; /* device and subs[0] */
+
+static const char saxpy[] =
+    "kernel void saxpy(global float *y, global const float *x, float a)\n"
+    "{ size_t i = get_global_id(0); y[i] += a * x[i]; }\n"
+    "kernel void nothing(void) {}\n";
+
+static cl_program from_source(const char *text)
+{
+    cl_int err = 1;
+    cl_program program = clCreateProgramWithSource(context, 1, &text, NULL,
+                                                   &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    return program;
+}
+
+/* A string of clGetProgramBuildInfo, both halves of the protocol (NULL on
+ * a failure; free it). */
+static char *build_string(cl_program program, cl_device_id d,
+                          cl_program_build_info name)
+{
+    size_t size = 0;
+    CHECK_EQ(clGetProgramBuildInfo(program, d, name, 0, NULL, &size),
+             CL_SUCCESS);
+    char *text = calloc(1, size + 1);
+    size_t again = 0;
+    CHECK_EQ(clGetProgramBuildInfo(program, d, name, size, text, &again),
+             CL_SUCCESS);
+    CHECK_EQ(again, size);
+    CHECK_EQ(strlen(text) + 1, size);
+    return text;
+}
+
+static void check_record(cl_program program, cl_device_id d,
+                         cl_build_status status, const char *options,
+                         cl_program_binary_type type)
+{
+    cl_build_status s = 99;
+    cl_program_binary_type t = 99;
+    CHECK_EQ(clGetProgramBuildInfo(program, d, CL_PROGRAM_BUILD_STATUS,
+                                   sizeof(s), &s, NULL), CL_SUCCESS);
+    CHECK_EQ(s, status);
+    CHECK_EQ(clGetProgramBuildInfo(program, d, CL_PROGRAM_BINARY_TYPE,
+                                   sizeof(t), &t, NULL), CL_SUCCESS);
+    CHECK_EQ(t, type);
+    char *o = build_string(program, d, CL_PROGRAM_BUILD_OPTIONS);
+    CHECK_STR(o, options);
+    free(o);
+}
+
+static void check_names(cl_program program, const char *names, size_t count)
+{
+    char buf[256];
+    size_t n = 0, size = 0;
+    CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof(n), &n,
+                              NULL), CL_SUCCESS);
+    CHECK_EQ(n, count);
+    CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, sizeof(buf),
+                              buf, &size), CL_SUCCESS);
+    CHECK_STR(buf, names);
+    CHECK_EQ(size, strlen(names) + 1);
+}
+
+static int notified;
+static void CL_CALLBACK notify(cl_program program, void *user_data)
+{
+    (void)program;
+    CHECK(user_data == &notified);
+    notified++;
+}
+
+static void check_build(void)
+{
+    cl_program program = from_source(saxpy);
+    size_t n = 0;
+    /* CL_INVALID_PROGRAM_EXECUTABLE "if ... a successful program
+     * executable has not been built". */
+    CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof(n), &n,
+                              NULL), CL_INVALID_PROGRAM_EXECUTABLE);
+    CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &n),
+             CL_INVALID_PROGRAM_EXECUTABLE);
+    check_record(program, device, CL_BUILD_NONE, "",
+                 CL_PROGRAM_BINARY_TYPE_NONE);
+    const char *every = "-D A -DB=2 -D C=\"1 + 2\" -I . -Idir -cl-std=CL3.0 "
+                        "-w -Werror -cl-mad-enable -cl-no-signed-zeros "
+                        "-cl-unsafe-math-optimizations -cl-finite-math-only "
+                        "-cl-fast-relaxed-math -cl-denorms-are-zero "
+                        "-cl-single-precision-constant "
+                        "-cl-fp32-correctly-rounded-divide-sqrt "
+                        "-cl-kernel-arg-info -cl-uniform-work-group-size "
+                        "-cl-no-subgroup-ifp -g";
+    notified = 0;
+    CHECK_EQ(clBuildProgram(program, 0, NULL, every, notify, &notified),
+             CL_SUCCESS);
+    CHECK_EQ(notified, 1);
+    check_record(program, device, CL_BUILD_SUCCESS, every,
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    check_record(program, subs[0], CL_BUILD_SUCCESS, every,
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    check_names(program, "saxpy;nothing", 2);
+    size_t globals = 99;
+    CHECK_EQ(clGetProgramBuildInfo(
+                 program, device, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE,
+                 sizeof(globals), &globals, NULL), CL_SUCCESS);
+    CHECK_EQ(globals, 0);
+    /* -cl-opt-disable alone (it takes -O0) on one device: the other keeps
+     * its build. */
+    CHECK_EQ(clBuildProgram(program, 1, &subs[0], "-cl-opt-disable", NULL,
+                            NULL), CL_SUCCESS);
+    check_record(program, subs[0], CL_BUILD_SUCCESS, "-cl-opt-disable",
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    check_record(program, device, CL_BUILD_SUCCESS, every,
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+}
+
+/* The words each entry point refuses, with its code. */
+static void check_options_refused(void)
+{
+    cl_program program = from_source(saxpy);
+    static const char *never[] = {"-cl-bogus", "-D", "-I", "-cl-std=CL2.0",
+                                  "-cl-std=CL9.9", "-create-library",
+                                  "-enable-link-options", "-O2", "-D=1"};
+    for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++) {
+        /* "CL_INVALID_BUILD_OPTIONS if the build options specified by
+         * options are invalid" */
+        CHECK_EQ(clBuildProgram(program, 0, NULL, never[i], NULL, NULL),
+                 CL_INVALID_BUILD_OPTIONS);
+        CHECK_EQ(clCompileProgram(program, 0, NULL, never[i], 0, NULL, NULL,
+                                  NULL, NULL), CL_INVALID_COMPILER_OPTIONS);
+    }
+    check_record(program, device, CL_BUILD_NONE, "",
+                 CL_PROGRAM_BINARY_TYPE_NONE);
+    CHECK_EQ(clCompileProgram(program, 0, NULL, "-cl-std=CL1.1 -DX", 0, NULL,
+                              NULL, NULL, NULL), CL_SUCCESS);
+    static const char *not_linker[] = {"-D X", "-I .", "-cl-std=CL1.2", "-w",
+                                       "-cl-kernel-arg-info", "-g",
+                                       "-cl-bogus", "-enable-link-options"};
+    for (size_t i = 0; i < sizeof(not_linker) / sizeof(not_linker[0]); i++) {
+        cl_int err = 1;
+        CHECK(clLinkProgram(context, 0, NULL, not_linker[i], 1, &program,
+                            NULL, NULL, &err) == NULL);
+        CHECK_EQ(err, CL_INVALID_LINKER_OPTIONS);
+    }
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+}
+
+static void check_syntax_error(void)
+{
+    cl_program program = from_source("kernel void k(global int *p)\n"
+                                     "{\n"
+                                     "    p[0] = ;\n"
+                                     "}\n");
+    notified = 0;
+    /* CL_BUILD_PROGRAM_FAILURE "if there is a failure to build the program
+     * executable", the callback called all the same. */
+    CHECK_EQ(clBuildProgram(program, 0, NULL, "-w", notify, &notified),
+             CL_BUILD_PROGRAM_FAILURE);
+    CHECK_EQ(notified, 1);
+    check_record(program, device, CL_BUILD_ERROR, "-w",
+                 CL_PROGRAM_BINARY_TYPE_NONE);
+    char *log = build_string(program, device, CL_PROGRAM_BUILD_LOG);
+    CHECK(strstr(log, "program.cl:3:12: error: expected expression"));
+    CHECK(!strstr(log, "/tmp"));
+    free(log);
+    size_t n;
+    CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof(n), &n,
+                              NULL), CL_INVALID_PROGRAM_EXECUTABLE);
+    CHECK_EQ(clCompileProgram(program, 1, &subs[0], NULL, 0, NULL, NULL,
+                              NULL, NULL), CL_COMPILE_PROGRAM_FAILURE);
+    check_record(program, subs[0], CL_BUILD_ERROR, "",
+                 CL_PROGRAM_BINARY_TYPE_NONE);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+}
+
+/* clCompileProgram with headers named with directories, then links. */
+static void check_compile_link(void)
+{
+    cl_program header = from_source("#define SCALE 3\n");
+    cl_program helper = from_source("#include \"inc/scale.h\"\n"
+                                    "int scale(int x) { return SCALE * x; }\n");
+    cl_program kernel = from_source("int scale(int x);\n"
+                                    "kernel void k(global int *p)\n"
+                                    "{ p[0] = scale(p[0]); }\n");
+    const char *names[] = {"inc/scale.h"};
+    CHECK_EQ(clCompileProgram(helper, 0, NULL, NULL, 1, &header, names,
+                              NULL, NULL), CL_SUCCESS);
+    check_record(helper, device, CL_BUILD_SUCCESS, "",
+                 CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    size_t n;
+    CHECK_EQ(clGetProgramInfo(helper, CL_PROGRAM_NUM_KERNELS, sizeof(n), &n,
+                              NULL), CL_INVALID_PROGRAM_EXECUTABLE);
+    /* Without its header the include is not found. */
+    cl_program alone = from_source("#include \"inc/scale.h\"\n");
+    CHECK_EQ(clCompileProgram(alone, 0, NULL, NULL, 0, NULL, NULL, NULL,
+                              NULL), CL_COMPILE_PROGRAM_FAILURE);
+    char *log = build_string(alone, device, CL_PROGRAM_BUILD_LOG);
+    CHECK(strstr(log, "program.cl:1:10: fatal error: 'inc/scale.h' file not "
+                      "found"));
+    free(log);
+    CHECK_EQ(clCompileProgram(kernel, 0, NULL, "-cl-kernel-arg-info", 0,
+                              NULL, NULL, NULL, NULL), CL_SUCCESS);
+
+    /* -create-library, then an executable of the library and the kernel. */
+    cl_int err = 1;
+    cl_program library = clLinkProgram(
+        context, 0, NULL, "-create-library -enable-link-options", 1, &helper,
+        NULL, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    check_record(library, device, CL_BUILD_SUCCESS,
+                 "-create-library -enable-link-options",
+                 CL_PROGRAM_BINARY_TYPE_LIBRARY);
+    cl_program both[2] = {kernel, library};
+    notified = 0;
+    const char *link_options = "-cl-denorms-are-zero -cl-no-signed-zeros "
+                               "-cl-unsafe-math-optimizations "
+                               "-cl-finite-math-only -cl-fast-relaxed-math "
+                               "-cl-no-subgroup-ifp";
+    cl_program exe = clLinkProgram(context, 1, &subs[0], link_options, 2,
+                                   both, notify, &notified, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    CHECK_EQ(notified, 1);
+    check_record(exe, subs[0], CL_BUILD_SUCCESS, link_options,
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    check_names(exe, "k", 1);
+    cl_uint devices = 0;
+    CHECK_EQ(clGetProgramInfo(exe, CL_PROGRAM_NUM_DEVICES, sizeof(devices),
+                              &devices, NULL), CL_SUCCESS);
+    CHECK_EQ(devices, 1);
+
+    /* The kernel without its helper: "undefined reference". */
+    cl_program lonely = clLinkProgram(context, 0, NULL, NULL, 1, &kernel,
+                                      NULL, NULL, &err);
+    CHECK_EQ(err, CL_LINK_PROGRAM_FAILURE);
+    CHECK(lonely != NULL);
+    if (lonely) {
+        check_record(lonely, device, CL_BUILD_ERROR, "",
+                     CL_PROGRAM_BINARY_TYPE_NONE);
+        log = build_string(lonely, device, CL_PROGRAM_BUILD_LOG);
+        CHECK(strstr(log, "undefined reference to `scale'"));
+        free(log);
+        CHECK_EQ(clReleaseProgram(lonely), CL_SUCCESS);
+    }
+    /* A program with only source: CL_INVALID_OPERATION. */
+    CHECK(clLinkProgram(context, 0, NULL, NULL, 1, &header, NULL, NULL,
+                        &err) == NULL);
+    CHECK_EQ(err, CL_INVALID_OPERATION);
+
+    cl_program all[] = {header, helper, kernel, alone, library, exe};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        CHECK_EQ(clReleaseProgram(all[i]), CL_SUCCESS);
+}
+
+static uint64_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* @p bytes with a fresh checksum, as a well-formed container would be. */
+static void reseal(unsigned char *bytes, size_t size)
+{
+    uint64_t h = fnv1a(bytes, size - 8);
+    for (int i = 0; i < 8; i++)
+        bytes[size - 8 + i] = (unsigned char)(h >> (8 * i));
+}
+
+static void check_refused(const unsigned char *bytes, size_t size)
+{
+    cl_int err = 1, status[2] = {7, 7};
+    const unsigned char *binaries[2] = {bytes, bytes};
+    size_t lengths[2] = {size, size};
+    cl_device_id two[2] = {device, subs[0]};
+    CHECK(clCreateProgramWithBinary(context, 2, two, lengths, binaries,
+                                    status, &err) == NULL);
+    CHECK_EQ(err, CL_INVALID_BINARY);
+    CHECK_EQ(status[0], CL_INVALID_BINARY);
+    CHECK_EQ(status[1], CL_INVALID_BINARY);
+}
+
+/* build -> binaries -> a program with them -> build -> kernel names. */
+static void check_binaries(void)
+{
+    cl_program program = from_source(saxpy);
+    CHECK_EQ(clBuildProgram(program, 1, &device, "-cl-std=CL3.0", NULL, NULL),
+             CL_SUCCESS);
+    size_t sizes[2] = {99, 99};
+    CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(sizes),
+                              sizes, NULL), CL_SUCCESS);
+    CHECK(sizes[0] > 64);
+    CHECK_EQ(sizes[1], 0); /* subs[0]: never built */
+    unsigned char *bytes = malloc(sizes[0]);
+    unsigned char *out[2] = {bytes, NULL};
+    CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(out), out,
+                              NULL), CL_SUCCESS);
+    CHECK(!memcmp(bytes, "REFCLBIN", 8));
+
+    cl_int err = 1, status[2] = {7, 7};
+    const unsigned char *binaries[2] = {bytes, bytes};
+    cl_device_id two[2] = {device, subs[0]};
+    cl_program copy = clCreateProgramWithBinary(context, 2, two, sizes,
+                                                binaries, status, &err);
+    CHECK_EQ(err, CL_INVALID_VALUE); /* lengths[1] is zero */
+    size_t lengths[2] = {sizes[0], sizes[0]};
+    copy = clCreateProgramWithBinary(context, 2, two, lengths, binaries,
+                                     status, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    CHECK(status[0] == CL_SUCCESS && status[1] == CL_SUCCESS);
+    /* "If build status ... is CL_BUILD_NONE, an empty string is
+     * returned"; the binary's type is known already. */
+    check_record(copy, subs[0], CL_BUILD_NONE, "",
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    CHECK_EQ(clGetProgramInfo(copy, CL_PROGRAM_NUM_KERNELS, sizeof(sizes),
+                              sizes, NULL), CL_INVALID_PROGRAM_EXECUTABLE);
+    CHECK_EQ(clCompileProgram(copy, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL),
+             CL_INVALID_OPERATION);
+    CHECK_EQ(clBuildProgram(copy, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    check_names(copy, "saxpy;nothing", 2);
+    check_record(copy, subs[0], CL_BUILD_SUCCESS, "",
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    CHECK_EQ(clReleaseProgram(copy), CL_SUCCESS);
+
+    /* Garbage, truncated, damaged, another target's, another format's. */
+    unsigned char garbage[64];
+    for (size_t i = 0; i < sizeof(garbage); i++)
+        garbage[i] = (unsigned char)(i * 37 + 11);
+    check_refused(garbage, sizeof(garbage));
+    check_refused(bytes, sizes[0] - 1);
+    check_refused(bytes, 12);
+    bytes[sizes[0] / 2] ^= 0x40;
+    check_refused(bytes, sizes[0]);
+    bytes[sizes[0] / 2] ^= 0x40;
+    /* The target, after magic and five 32-bit fields. */
+    CHECK(!memcmp(bytes + 28, "x86_64", 6) || !memcmp(bytes + 28, "aarch64",
+                                                       7));
+    unsigned char was = bytes[28];
+    bytes[28] = 'm';
+    reseal(bytes, sizes[0]);
+    check_refused(bytes, sizes[0]);
+    bytes[28] = was;
+    bytes[8] = 2; /* format version */
+    reseal(bytes, sizes[0]);
+    check_refused(bytes, sizes[0]);
+    free(bytes);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+}
+
+/* A compiled object's binary links into an executable elsewhere. */
+static void check_object_binary(void)
+{
+    cl_program program = from_source(saxpy);
+    CHECK_EQ(clCompileProgram(program, 1, &subs[0], NULL, 0, NULL, NULL,
+                              NULL, NULL), CL_SUCCESS);
+    size_t sizes[2] = {0, 0};
+    CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(sizes),
+                              sizes, NULL), CL_SUCCESS);
+    CHECK_EQ(sizes[0], 0);
+    CHECK(sizes[1] > 64);
+    unsigned char *bytes = malloc(sizes[1]);
+    unsigned char *out[2] = {NULL, bytes};
+    CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(out), out,
+                              NULL), CL_SUCCESS);
+    cl_int err = 1, status = 7;
+    const unsigned char *binaries[1] = {bytes};
+    cl_program object = clCreateProgramWithBinary(context, 1, &device,
+                                                  &sizes[1], binaries,
+                                                  &status, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    check_record(object, device, CL_BUILD_NONE, "",
+                 CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    cl_program exe = clLinkProgram(context, 0, NULL, NULL, 1, &object, NULL,
+                                   NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    check_names(exe, "saxpy;nothing", 2);
+    CHECK_EQ(clReleaseProgram(exe), CL_SUCCESS);
+    CHECK_EQ(clReleaseProgram(object), CL_SUCCESS);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+    free(bytes);
+}
+
+int main(void)
+{
+    cl_platform_id platform;
+    if (!test_first_device(&platform, &device) ||
+        !test_device_halves(device, subs))
+        return 1;
+    cl_bool compiler = CL_FALSE;
+    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_COMPILER_AVAILABLE,
+                             sizeof(compiler), &compiler, NULL), CL_SUCCESS);
+    if (!compiler) {
+        fprintf(stderr, "the device reports no compiler\n");
+        return TEST_SKIP;
+    }
+    cl_device_id both[2] = {device, subs[0]};
+    cl_int err;
+    context = clCreateContext(NULL, 2, both, NULL, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+
+    check_build();
+    check_options_refused();
+    check_syntax_error();
+    check_compile_link();
+    check_binaries();
+    check_object_binary();
+
+    CHECK_EQ(clReleaseContext(context), CL_SUCCESS);
+    CHECK_EQ(clReleaseDevice(subs[0]), CL_SUCCESS);
+    CHECK_EQ(clReleaseDevice(subs[1]), CL_SUCCESS);
+    return TEST_RESULT();
+}
