@@ -43,6 +43,10 @@ struct work {
 /** Elements of the saxpy figures: 64 Mi floats. */
 #define BENCH_SAXPY_N ((size_t)64 * 1024 * 1024)
 
+/** The reduction figures: 16 Mi uints summed in groups of 256. */
+#define BENCH_REDUCE_N ((size_t)16 * 1024 * 1024)
+#define BENCH_REDUCE_GROUP ((size_t)256)
+
 /* bench/memory.c */
 extern const struct work bench_buffer_create;
 extern const struct work bench_memcpy_64m;
@@ -56,6 +60,9 @@ extern const struct work bench_saxpy_device;
 extern const struct work bench_saxpy_c1;
 extern const struct work bench_saxpy_c_all;
 extern const struct work bench_saxpy_units[7]; /* 1, 2, 4, ... 64 units */
+extern const struct work bench_saxpy_source;  /* from OpenCL C everywhere */
+extern const struct work bench_reduce_source;
+extern const struct work bench_reduce_c_all;
 extern const struct work bench_kernel_create;
 extern const struct work bench_kernel_set_arg;
 

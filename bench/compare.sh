@@ -68,6 +68,8 @@ native-kernel.latency    ratio -                     0.1
 queues.herd              of    queues.one            1.2
 queues.herd-cpu          of    queues.one-cpu        1.5
 saxpy.device             grows saxpy.c-all-threads   0.9
+saxpy.source             grows saxpy.c-all-threads   0.95
+reduce.source            ratio -                     1
 timer.host               of    clock-gettime         1.5
 timer.device-and-host    of    clock-gettime         1.5
 device-info.threads-2    grows device-info.threads-1 1.5

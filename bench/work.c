@@ -6,7 +6,10 @@
  * the same kernel built from OpenCL C where the ICD has a compiler), on the
  * whole device and on sub-devices of 1, 2, 4, ... compute units — next to
  * the same loop in plain C on one thread and on one thread per CPU; and
- * what a kernel object costs (create + release, setting its arguments).
+ * what a kernel object costs (create + release, setting its arguments);
+ * and, from OpenCL C on every ICD, the saxpy and a barrier reduction (16 Mi
+ * uints in groups of 256), the reduction next to the same sums in C on one
+ * thread per CPU.
  *
  * Built with -O3 like refcl's built-in kernels, so that the C loop and the
  * built-in kernel are the same code compiled the same way.
@@ -98,11 +101,28 @@ static bool lists_builtin(cl_device_id device, const char *name)
     return false;
 }
 
-/* refcl's built-in saxpy, else the same kernel from OpenCL C. */
-static cl_int saxpy_kernel(cl_device_id device)
+/* Kernel @p name of @p source built for @p device, into sx. */
+static cl_int source_kernel(cl_device_id device, const char *source,
+                            const char *name)
+{
+    cl_int err;
+    sx.program = clCreateProgramWithSource(sx.context, 1, &source, NULL,
+                                           &err);
+    if (err == CL_SUCCESS)
+        err = clBuildProgram(sx.program, 1, &device, "", NULL, NULL);
+    if (err == CL_SUCCESS)
+        sx.kernel = clCreateKernel(sx.program, name, &err);
+    return err;
+}
+
+/* refcl's built-in saxpy (unless @p from_source), else the same kernel
+ * from OpenCL C. */
+static cl_int saxpy_kernel(cl_device_id device, bool from_source)
 {
     cl_int err;
     const char *name = "saxpy", *source = saxpy_source;
+    if (from_source)
+        return source_kernel(device, source, name);
     if (lists_builtin(device, "refcl_saxpy_float")) {
         name = "refcl_saxpy_float";
         sx.program = clCreateProgramWithBuiltInKernels(sx.context, 1, &device,
@@ -146,7 +166,8 @@ static cl_int saxpy_set_args(float a)
     return err;
 }
 
-static cl_int saxpy_setup(const struct bench *b, int units)
+static cl_int saxpy_setup_as(const struct bench *b, int units,
+                             bool from_source)
 {
     cl_device_id device;
     cl_int err = saxpy_device(b, units, &device);
@@ -156,7 +177,7 @@ static cl_int saxpy_setup(const struct bench *b, int units)
         sx.queue = clCreateCommandQueueWithProperties(sx.context, device,
                                                       NULL, &err);
     if (err == CL_SUCCESS)
-        err = saxpy_kernel(device);
+        err = saxpy_kernel(device, from_source);
     size_t bytes = BENCH_SAXPY_N * sizeof(float);
     if (err == CL_SUCCESS)
         sx.x = clCreateBuffer(sx.context, CL_MEM_READ_ONLY, bytes, NULL, &err);
@@ -174,6 +195,16 @@ static cl_int saxpy_setup(const struct bench *b, int units)
     if (err == CL_SUCCESS)
         err = clFinish(sx.queue);
     return err == CL_SUCCESS ? saxpy_set_args(a) : err;
+}
+
+static cl_int saxpy_setup(const struct bench *b, int units)
+{
+    return saxpy_setup_as(b, units, false);
+}
+
+static cl_int saxpy_source_setup(const struct bench *b, int units)
+{
+    return saxpy_setup_as(b, units, true);
 }
 
 /* One saxpy over the 64 Mi floats, completed; the ICD picks the local
@@ -214,6 +245,86 @@ static void saxpy_teardown(void)
 
 const struct work bench_saxpy_device = {saxpy_setup, saxpy_loop,
                                         saxpy_teardown, 0, SAXPY_BYTES};
+const struct work bench_saxpy_source = {saxpy_source_setup, saxpy_loop,
+                                        saxpy_teardown, 0, SAXPY_BYTES};
+
+/* ---- a barrier reduction from OpenCL C ---------------------------------- */
+
+#define REDUCE_GROUPS (BENCH_REDUCE_N / BENCH_REDUCE_GROUP)
+
+static const char reduce_source[] =
+    "kernel void reduce(global const uint *src, global uint *sums,\n"
+    "                   local uint *scratch)\n"
+    "{\n"
+    "    size_t l = get_local_id(0);\n"
+    "    scratch[l] = src[get_global_id(0)];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
+    "        if (l < s)\n"
+    "            scratch[l] += scratch[l + s];\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    if (l == 0)\n"
+    "        sums[get_group_id(0)] = scratch[0];\n"
+    "}\n";
+
+static cl_int reduce_setup(const struct bench *b, int units)
+{
+    (void)units;
+    cl_int err;
+    sx.context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &err);
+    if (err == CL_SUCCESS)
+        sx.queue = clCreateCommandQueueWithProperties(sx.context, b->device,
+                                                      NULL, &err);
+    if (err == CL_SUCCESS)
+        err = source_kernel(b->device, reduce_source, "reduce");
+    if (err == CL_SUCCESS)
+        sx.x = clCreateBuffer(sx.context, CL_MEM_READ_ONLY,
+                              BENCH_REDUCE_N * sizeof(cl_uint), NULL, &err);
+    if (err == CL_SUCCESS)
+        sx.y = clCreateBuffer(sx.context, CL_MEM_READ_WRITE,
+                              REDUCE_GROUPS * sizeof(cl_uint), NULL, &err);
+    const cl_uint one = 1;
+    if (err == CL_SUCCESS)
+        err = clEnqueueFillBuffer(sx.queue, sx.x, &one, sizeof(one), 0,
+                                  BENCH_REDUCE_N * sizeof(cl_uint), 0, NULL,
+                                  NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(sx.queue);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(sx.kernel, 0, sizeof(cl_mem), &sx.x);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(sx.kernel, 1, sizeof(cl_mem), &sx.y);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(sx.kernel, 2,
+                             BENCH_REDUCE_GROUP * sizeof(cl_uint), NULL);
+    return err;
+}
+
+/* One reduction, completed; checked once (every sum is the group size). */
+static cl_int reduce_loop(const struct bench *b, long n)
+{
+    (void)b;
+    const size_t global = BENCH_REDUCE_N, local = BENCH_REDUCE_GROUP;
+    for (long i = 0; i < n; i++) {
+        cl_int err = clEnqueueNDRangeKernel(sx.queue, sx.kernel, 1, NULL,
+                                            &global, &local, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clFinish(sx.queue);
+        if (err != CL_SUCCESS)
+            return err;
+    }
+    cl_uint last = 0;
+    cl_int err = clEnqueueReadBuffer(sx.queue, sx.y, CL_TRUE,
+                                     (REDUCE_GROUPS - 1) * sizeof(last),
+                                     sizeof(last), &last, 0, NULL, NULL);
+    return err == CL_SUCCESS && last != BENCH_REDUCE_GROUP
+               ? CL_INVALID_VALUE
+               : err;
+}
+
+const struct work bench_reduce_source = {reduce_setup, reduce_loop,
+                                         saxpy_teardown, 0, 0};
 
 #define SAXPY_UNITS(n) {saxpy_setup, saxpy_loop, saxpy_teardown, n, SAXPY_BYTES}
 const struct work bench_saxpy_units[7] = {
@@ -231,7 +342,7 @@ static cl_int kernel_setup(const struct bench *b, int units)
     cl_int err;
     sx.context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &err);
     if (err == CL_SUCCESS)
-        err = saxpy_kernel(b->device);
+        err = saxpy_kernel(b->device, false);
     if (err == CL_SUCCESS)
         sx.x = clCreateBuffer(sx.context, CL_MEM_READ_ONLY, 4096, NULL, &err);
     if (err == CL_SUCCESS)
@@ -350,6 +461,80 @@ static void c_teardown(void)
     free(c.y);
     memset(&c, 0, sizeof(c));
 }
+
+/* ---- the reduction in plain C -------------------------------------------- */
+
+static struct {
+    cl_uint *src, *sums;
+    int threads;
+} r;
+
+/* Groups [first, first + count): each group's sum, as the kernel makes. */
+static void *reduce_slice(void *arg)
+{
+    const struct slice *s = arg;
+    for (size_t g = s->first; g < s->first + s->count; g++) {
+        const cl_uint *in = r.src + g * BENCH_REDUCE_GROUP;
+        cl_uint sum = 0;
+        for (size_t i = 0; i < BENCH_REDUCE_GROUP; i++)
+            sum += in[i];
+        r.sums[g] = sum;
+    }
+    return NULL;
+}
+
+static cl_int reduce_c_setup(const struct bench *b, int units)
+{
+    (void)b;
+    (void)units;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    r.threads = cpus > 0 ? (int)(cpus < 256 ? cpus : 256) : 1;
+    r.src = aligned_alloc(128, BENCH_REDUCE_N * sizeof(cl_uint));
+    r.sums = aligned_alloc(128, REDUCE_GROUPS * sizeof(cl_uint));
+    if (!r.src || !r.sums)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (size_t i = 0; i < BENCH_REDUCE_N; i++)
+        r.src[i] = 1;
+    return CL_SUCCESS;
+}
+
+/* The sums, one slice of groups per thread. */
+static cl_int reduce_c_loop(const struct bench *b, long n)
+{
+    (void)b;
+    pthread_t threads[256];
+    struct slice slices[256];
+    size_t per = REDUCE_GROUPS / (size_t)r.threads;
+    for (int t = 0; t < r.threads; t++)
+        slices[t] = (struct slice){(size_t)t * per,
+                                   t == r.threads - 1
+                                       ? REDUCE_GROUPS - (size_t)t * per
+                                       : per};
+    for (long i = 0; i < n; i++) {
+        int started = 0;
+        while (started < r.threads &&
+               pthread_create(&threads[started], NULL, reduce_slice,
+                              &slices[started]) == 0)
+            started++;
+        for (int t = 0; t < started; t++)
+            pthread_join(threads[t], NULL);
+        if (started < r.threads)
+            return CL_OUT_OF_RESOURCES;
+    }
+    return r.sums[REDUCE_GROUPS - 1] == BENCH_REDUCE_GROUP
+               ? CL_SUCCESS
+               : CL_INVALID_VALUE;
+}
+
+static void reduce_c_teardown(void)
+{
+    free(r.src);
+    free(r.sums);
+    memset(&r, 0, sizeof(r));
+}
+
+const struct work bench_reduce_c_all = {reduce_c_setup, reduce_c_loop,
+                                        reduce_c_teardown, -1, 0};
 
 const struct work bench_saxpy_c1 = {c_setup, c_loop, c_teardown, 1,
                                     SAXPY_BYTES};

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Kernel queries: clGetKernelInfo, clGetKernelArgInfo (built-in kernels
- * know their arguments' names, types and qualifiers),
+ * know their arguments' names, types and qualifiers; compiled kernels
+ * their names only when built with -cl-kernel-arg-info),
  * clGetKernelWorkGroupInfo and clGetKernelSubGroupInfo[KHR] (refcl's
  * devices have no sub-groups).
  */
@@ -11,7 +12,30 @@
 #include "refcl/context.h"
 #include "refcl/info.h"
 #include "refcl/kernel.h"
+#include "refcl/kernel_abi.h"
 #include "refcl/program.h"
+
+/* A compiled kernel's entry in the executable of @p device or, with no
+ * device, of the first device that has one: what the executables may
+ * differ in (memory, attributes) is reported from it. */
+static const struct refcl_abi_kernel *
+compiled_entry(const struct _cl_kernel *kernel, cl_device_id device)
+{
+    if (device)
+        return refcl_compiled_on(kernel->compiled, kernel->program, device);
+    for (cl_uint i = 0; i < kernel->program->num_devices; i++)
+        if (kernel->compiled->per_device[i])
+            return kernel->compiled->per_device[i];
+    return NULL;
+}
+
+/* CL_KERNEL_ATTRIBUTES: the source's, as its executable spells them. */
+static const char *kernel_attributes(const struct _cl_kernel *kernel)
+{
+    const char *attributes =
+        kernel->compiled ? compiled_entry(kernel, NULL)->attributes : NULL;
+    return attributes ? attributes : "";
+}
 
 cl_int CL_API_CALL refcl_clGetKernelInfo(cl_kernel kernel,
                                          cl_kernel_info param_name,
@@ -27,16 +51,16 @@ cl_int CL_API_CALL refcl_clGetKernelInfo(cl_kernel kernel,
     cl_uint count;
     switch (param_name) {
     case CL_KERNEL_FUNCTION_NAME:
-        return refcl_info_string(kernel->builtin->name, param_value_size,
+        return refcl_info_string(kernel->desc->name, param_value_size,
                                  param_value, param_value_size_ret);
     case CL_KERNEL_ATTRIBUTES:
         /* "For kernels not created from OpenCL C source and the
          * clCreateProgramWithSource API call the string returned from this
          * query will be empty." */
-        return refcl_info_string("", param_value_size, param_value,
-                                 param_value_size_ret);
+        return refcl_info_string(kernel_attributes(kernel), param_value_size,
+                                 param_value, param_value_size_ret);
     case CL_KERNEL_NUM_ARGS:
-        value = &kernel->builtin->num_args;
+        value = &kernel->desc->num_args;
         size = sizeof(cl_uint);
         break;
     case CL_KERNEL_REFERENCE_COUNT:
@@ -80,21 +104,23 @@ address_qualifier(enum refcl_arg_kind kind)
 
 /* Kernel argument information is promised only for programs built from
  * source with -cl-kernel-arg-info; a built-in kernel's arguments are known
- * from the start, so refcl answers for every kernel. */
+ * from the start, and a compiled kernel's all but their names, so refcl
+ * answers for every kernel, names aside. */
 cl_int CL_API_CALL refcl_clGetKernelArgInfo(
     cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
     size_t param_value_size, void *param_value, size_t *param_value_size_ret)
 {
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
         return refcl_invalid_handle(kernel, REFCL_KERNEL);
-    if (arg_index >= kernel->builtin->num_args)
+    if (arg_index >= kernel->desc->num_args)
         return REFCL_FAIL(CL_INVALID_ARG_INDEX, "arg_index %u of %u: \"if "
                           "arg_index is not a valid argument index\"",
-                          arg_index, kernel->builtin->num_args);
-    const struct refcl_builtin_arg *arg = &kernel->builtin->args[arg_index];
+                          arg_index, kernel->desc->num_args);
+    const struct refcl_builtin_arg *arg = &kernel->desc->args[arg_index];
     cl_kernel_arg_address_qualifier address;
     /* "If argument is not an image type and is not declared with the pipe
      * qualifier, CL_KERNEL_ARG_ACCESS_NONE is returned." */
+    /* refcl runs no kernel with an image or a pipe argument. */
     const cl_kernel_arg_access_qualifier access = CL_KERNEL_ARG_ACCESS_NONE;
     switch (param_name) {
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
@@ -112,6 +138,13 @@ cl_int CL_API_CALL refcl_clGetKernelArgInfo(
                                  param_value_size, param_value,
                                  param_value_size_ret);
     case CL_KERNEL_ARG_NAME:
+        /* CL_KERNEL_ARG_INFO_NOT_AVAILABLE "if the argument information is
+         * not available for kernel": "only available if ... the program
+         * executable was built with the -cl-kernel-arg-info option". */
+        if (!arg->name)
+            return REFCL_FAIL(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "argument "
+                              "%u's name: built without "
+                              "-cl-kernel-arg-info", arg_index);
         return refcl_info_string(arg->name, param_value_size, param_value,
                                  param_value_size_ret);
     default:
@@ -141,16 +174,58 @@ static cl_int kernel_device_check(const struct _cl_kernel *kernel,
     return CL_SUCCESS;
 }
 
-/* CL_KERNEL_LOCAL_MEM_SIZE: the __local arguments' sizes ("If the local
- * memory size, for any pointer argument to the kernel declared with the
- * __local address qualifier, is not specified, its size is assumed to be
- * 0"); built-in kernels declare no __local variable of their own. */
-static cl_ulong local_mem_used(const struct _cl_kernel *kernel)
+/* The __local arguments' bytes: "If the local memory size, for any
+ * pointer argument to the kernel declared with the __local address
+ * qualifier, is not specified, its size is assumed to be 0". */
+static cl_ulong local_args_bytes(const struct _cl_kernel *kernel)
 {
     cl_ulong bytes = 0;
-    for (cl_uint i = 0; i < kernel->builtin->num_args; i++)
+    for (cl_uint i = 0; i < kernel->desc->num_args; i++)
         bytes += kernel->args[i].local_size;
     return bytes;
+}
+
+/* What clGetKernelWorkGroupInfo reports of a kernel on one device. */
+struct group_facts {
+    size_t max_items;   /* CL_KERNEL_WORK_GROUP_SIZE */
+    size_t compile[3];  /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE */
+    size_t multiple;    /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+    cl_ulong local;     /* CL_KERNEL_LOCAL_MEM_SIZE */
+    cl_ulong private_bytes; /* CL_KERNEL_PRIVATE_MEM_SIZE */
+};
+
+/* A built-in kernel: element-wise kernels run the range as rows of
+ * elements, whatever the grouping, and a work-group kernel's loops have no
+ * lanes to fill, so no work-group size runs faster than another; they
+ * declare no __local variable of their own and keep nothing per work-item
+ * in memory. "If the work-group size is not specified in the kernel source
+ * or IL, (0, 0, 0) is returned." */
+static struct group_facts builtin_facts(const struct _cl_kernel *kernel)
+{
+    return (struct group_facts){.max_items = REFCL_MAX_WORK_GROUP_SIZE,
+                                .multiple = 1,
+                                .local = local_args_bytes(kernel)};
+}
+
+/* A compiled kernel, as the executable for @p device describes it. Its
+ * work-item loops are vectorized along dimension 0 (the pass): a multiple
+ * of the widest vector of 32-bit lanes (16, AVX-512) fills every lane of
+ * any host. The kernel-scope __local variables count with the
+ * arguments. */
+static struct group_facts compiled_facts(const struct _cl_kernel *kernel,
+                                         cl_device_id device)
+{
+    const struct refcl_abi_kernel *k = compiled_entry(kernel, device);
+    if (!k)
+        k = compiled_entry(kernel, NULL);
+    struct group_facts facts = {
+        .max_items = REFCL_MAX_WORK_GROUP_SIZE,
+        .multiple = 16,
+        .local = k->local_bytes + local_args_bytes(kernel),
+        .private_bytes = k->private_bytes};
+    for (int d = 0; d < 3; d++)
+        facts.compile[d] = k->reqd_work_group_size[d];
+    return facts;
 }
 
 cl_int CL_API_CALL refcl_clGetKernelWorkGroupInfo(
@@ -161,50 +236,51 @@ cl_int CL_API_CALL refcl_clGetKernelWorkGroupInfo(
      * to execute a built-in kernel": any size_t (the enqueue checks that
      * offset + size fits and that the arguments hold the elements). */
     static const size_t global_max[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
-    /* "If the work-group size is not specified in the kernel source or IL,
-     * (0, 0, 0) is returned." */
-    static const size_t compile_size[3] = {0, 0, 0};
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
         return refcl_invalid_handle(kernel, REFCL_KERNEL);
     cl_int status = kernel_device_check(kernel, device);
     if (status != CL_SUCCESS)
         return status;
-    size_t size_value;
-    cl_ulong bytes;
+    struct group_facts facts = kernel->compiled
+                                   ? compiled_facts(kernel, device)
+                                   : builtin_facts(kernel);
+    const void *value = &facts.max_items;
+    size_t size = sizeof(size_t);
     switch (param_name) {
     case CL_KERNEL_GLOBAL_WORK_SIZE:
-        return refcl_info_return(global_max, sizeof(global_max),
-                                 param_value_size, param_value,
-                                 param_value_size_ret);
+        /* CL_INVALID_VALUE "if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and
+         * device is not a custom device and kernel is not a built-in
+         * kernel". */
+        if (kernel->compiled)
+            return REFCL_FAIL(CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE "
+                              "of a kernel that is not built-in, on a "
+                              "device that is not custom");
+        value = global_max;
+        size = sizeof(global_max);
+        break;
     case CL_KERNEL_WORK_GROUP_SIZE:
-        size_value = REFCL_MAX_WORK_GROUP_SIZE;
         break;
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
-        return refcl_info_return(compile_size, sizeof(compile_size),
-                                 param_value_size, param_value,
-                                 param_value_size_ret);
+        value = facts.compile;
+        size = sizeof(facts.compile);
+        break;
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-        /* Element-wise kernels run the range as rows of elements, whatever
-         * the grouping, and a work-group kernel's loops have no lanes to
-         * fill: no work-group size runs faster than another. */
-        size_value = 1;
+        value = &facts.multiple;
         break;
     case CL_KERNEL_LOCAL_MEM_SIZE:
-        bytes = local_mem_used(kernel);
-        return refcl_info_return(&bytes, sizeof(bytes), param_value_size,
-                                 param_value, param_value_size_ret);
+        value = &facts.local;
+        size = sizeof(cl_ulong);
+        break;
     case CL_KERNEL_PRIVATE_MEM_SIZE:
-        /* Built-in kernels keep nothing per work-item in memory. */
-        bytes = 0;
-        return refcl_info_return(&bytes, sizeof(bytes), param_value_size,
-                                 param_value, param_value_size_ret);
+        value = &facts.private_bytes;
+        size = sizeof(cl_ulong);
+        break;
     default:
         return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
                           "param_name is not one of the supported values\"",
                           param_name);
     }
-    return refcl_info_return(&size_value, sizeof(size_value),
-                             param_value_size, param_value,
+    return refcl_info_return(value, size, param_value_size, param_value,
                              param_value_size_ret);
 }
 

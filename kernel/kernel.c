@@ -22,6 +22,7 @@
 
 #include "refcl/api.h"
 #include "refcl/kernel.h"
+#include "refcl/kernel_abi.h"
 #include "refcl/program.h"
 
 /* Bytes of the argument block of @p builtin (the entries, then the copies
@@ -61,17 +62,19 @@ static struct refcl_kernel_arg *args_alloc(const struct refcl_builtin *builtin)
 }
 
 struct _cl_kernel *refcl_kernel_create(struct _cl_program *program,
-                                       const struct refcl_builtin *builtin)
+                                       const struct refcl_builtin *desc,
+                                       struct refcl_compiled *compiled)
 {
     struct refcl_kernel_arg *args =
-        builtin->num_args ? args_alloc(builtin) : NULL;
+        desc->num_args ? args_alloc(desc) : NULL;
     struct _cl_kernel *kernel =
-        args || !builtin->num_args
+        args || !desc->num_args
             ? refcl_object_alloc(REFCL_KERNEL, &program->obj,
                                  program->obj.platform, NULL)
             : NULL;
     if (!kernel) {
         free(args);
+        free(compiled);
         return NULL;
     }
     kernel->args = args;
@@ -79,7 +82,8 @@ struct _cl_kernel *refcl_kernel_create(struct _cl_program *program,
     atomic_fetch_add(&program->kernels_attached, 1);
     kernel->program = program;
     kernel->context = program->context;
-    kernel->builtin = builtin;
+    kernel->desc = desc;
+    kernel->compiled = compiled;
     /* "If clSetKernelExecInfo has not been called with a value for
      * CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, the default value is
      * CL_TRUE." */
@@ -93,6 +97,7 @@ static void kernel_destroy(struct refcl_object *obj)
     struct _cl_program *program = kernel->program;
     free(kernel->svm_ptrs);
     free(kernel->args);
+    free(kernel->compiled);
     refcl_object_free(&kernel->obj);
     atomic_fetch_sub(&program->kernels_attached, 1);
     refcl_program_release(program);
@@ -114,6 +119,35 @@ program_kernel(const struct _cl_program *program, const char *name)
     return NULL;
 }
 
+/* A kernel of @p program's built-in kernel @p name, through @p out. */
+static cl_int builtin_kernel(struct _cl_program *program, const char *name,
+                             struct _cl_kernel **out)
+{
+    const struct refcl_builtin *builtin = program_kernel(program, name);
+    if (!builtin)
+        return REFCL_FAIL(CL_INVALID_KERNEL_NAME, "kernel_name \"%.64s\": "
+                          "\"if kernel_name is not found in program\"",
+                          name);
+    *out = refcl_kernel_create(program, builtin, NULL);
+    return *out ? CL_SUCCESS
+                : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
+                             "kernel");
+}
+
+/* A kernel of @p program's compiled kernel @p name, through @p out. */
+static cl_int compiled_kernel(struct _cl_program *program, const char *name,
+                              struct _cl_kernel **out)
+{
+    struct refcl_compiled *compiled = NULL;
+    cl_int status = refcl_compiled_find(program, name, &compiled);
+    if (status != CL_SUCCESS)
+        return status;
+    *out = refcl_kernel_create(program, &compiled->desc, compiled);
+    return *out ? CL_SUCCESS
+                : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
+                             "kernel");
+}
+
 cl_kernel CL_API_CALL refcl_clCreateKernel(cl_program program,
                                            const char *kernel_name,
                                            cl_int *errcode_ret)
@@ -126,26 +160,54 @@ cl_kernel CL_API_CALL refcl_clCreateKernel(cl_program program,
                              REFCL_FAIL(CL_INVALID_VALUE, "kernel_name NULL: "
                                         "\"if kernel_name is NULL\""),
                              errcode_ret);
-    /* Only built-in kernels are built. */
-    if (!refcl_program_builtin(program))
-        return refcl_errcode(NULL,
-                             REFCL_FAIL(CL_INVALID_PROGRAM_EXECUTABLE,
-                                        "\"if there is no successfully "
-                                        "built executable for program\""),
-                             errcode_ret);
-    const struct refcl_builtin *builtin = program_kernel(program, kernel_name);
-    if (!builtin)
-        return refcl_errcode(NULL,
-                             REFCL_FAIL(CL_INVALID_KERNEL_NAME, "kernel_name "
-                                        "\"%.64s\": \"if kernel_name is not "
-                                        "found in program\"", kernel_name),
-                             errcode_ret);
-    struct _cl_kernel *kernel = refcl_kernel_create(program, builtin);
-    return refcl_errcode(kernel,
-                         kernel ? CL_SUCCESS
-                                : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
-                                             "no memory for the kernel"),
-                         errcode_ret);
+    struct _cl_kernel *kernel = NULL;
+    cl_int status = refcl_program_builtin(program)
+                        ? builtin_kernel(program, kernel_name, &kernel)
+                        : compiled_kernel(program, kernel_name, &kernel);
+    return refcl_errcode(kernel, status, errcode_ret);
+}
+
+/* A kernel of @p program's kernel @p i in @p listed (its first
+ * executable's table; NULL for built-in kernels), through @p out: NULL
+ * with CL_SUCCESS for one that is not made: "Kernel objects are not
+ * created for any __kernel functions in program that do not have the same
+ * function definition across all devices for which a program executable
+ * has been successfully built", nor for one no device can run. */
+static cl_int listed_kernel(struct _cl_program *program,
+                            const struct refcl_abi_kernel *listed, size_t i,
+                            struct _cl_kernel **out)
+{
+    *out = NULL;
+    if (!listed)
+        return builtin_kernel(program, program->kernels[i]->name, out);
+    cl_int status = compiled_kernel(program, listed[i].name, out);
+    return status == CL_INVALID_KERNEL_DEFINITION ? CL_SUCCESS : status;
+}
+
+/* The kernels @p listed (count @p total) that are made, through @p made
+ * (at most @p room of them, NULL to only count); their count through
+ * @p count. */
+static cl_int listed_kernels(struct _cl_program *program,
+                             const struct refcl_abi_kernel *listed,
+                             size_t total, cl_kernel *made, cl_uint room,
+                             cl_uint *count)
+{
+    *count = 0;
+    for (size_t i = 0; i < total; i++) {
+        struct _cl_kernel *kernel = NULL;
+        cl_int status = listed_kernel(program, listed, i, &kernel);
+        if (status == CL_SUCCESS && kernel && made && *count < room)
+            made[*count] = kernel;
+        else if (kernel)
+            refcl_kernel_release(kernel);
+        *count += kernel != NULL;
+        if (status != CL_SUCCESS) {
+            for (cl_uint k = 0; made && k < *count && k < room; k++)
+                refcl_kernel_release(made[k]);
+            return status;
+        }
+    }
+    return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL refcl_clCreateKernelsInProgram(cl_program program,
@@ -155,29 +217,28 @@ cl_int CL_API_CALL refcl_clCreateKernelsInProgram(cl_program program,
 {
     if (!refcl_object_valid(program, REFCL_PROGRAM))
         return refcl_invalid_handle(program, REFCL_PROGRAM);
-    if (!refcl_program_builtin(program))
+    const struct refcl_abi_kernel *listed = NULL;
+    size_t total = refcl_program_builtin(program)
+                       ? program->kernel_count
+                       : refcl_compiled_listed(program, &listed);
+    if (!refcl_program_builtin(program) && !listed)
         return REFCL_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "\"if there is no "
                           "successfully built executable for any device in "
                           "program\"");
-    cl_uint count = (cl_uint)program->kernel_count;
-    if (kernels && num_kernels < count)
-        return REFCL_FAIL(CL_INVALID_VALUE, "num_kernels %u of %u: \"if "
-                          "kernels is not NULL and num_kernels is less than "
-                          "the number of kernels in program\"", num_kernels,
-                          count);
-    for (cl_uint i = 0; kernels && i < count; i++) {
-        kernels[i] = refcl_kernel_create(program, program->kernels[i]);
-        if (!kernels[i]) {
-            while (i--)
-                refcl_handle_release(kernels[i], REFCL_KERNEL,
-                                     kernel_destroy);
-            return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
-                              "kernels");
-        }
-    }
-    if (num_kernels_ret)
+    /* Counted first, so that nothing is made when there is no room. */
+    cl_uint count = 0;
+    cl_int status = listed_kernels(program, listed, total, NULL, 0, &count);
+    if (status == CL_SUCCESS && kernels && num_kernels < count)
+        status = REFCL_FAIL(CL_INVALID_VALUE, "num_kernels %u of %u: \"if "
+                            "kernels is not NULL and num_kernels is less than "
+                            "the number of kernels in program\"",
+                            num_kernels, count);
+    if (status == CL_SUCCESS && kernels)
+        status = listed_kernels(program, listed, total, kernels, num_kernels,
+                                &count);
+    if (status == CL_SUCCESS && num_kernels_ret)
         *num_kernels_ret = count;
-    return CL_SUCCESS;
+    return status;
 }
 
 /* CL_INVALID_KERNEL "if kernel is not a valid kernel object". */
@@ -213,6 +274,18 @@ static void arg_copy(struct refcl_kernel_arg *dst,
     dst->value.ptr = copy;
 }
 
+/* A kernel of @p source's kernel, with unset arguments, through @p out. */
+static cl_int clone_make(const struct _cl_kernel *source,
+                         struct _cl_kernel **out)
+{
+    if (source->compiled)
+        return compiled_kernel(source->program, source->desc->name, out);
+    *out = refcl_kernel_create(source->program, source->desc, NULL);
+    return *out ? CL_SUCCESS
+                : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
+                             "kernel");
+}
+
 /* "a shallow copy of the kernel object, its arguments and any information
  * passed to the kernel object using clSetKernelExecInfo", with "the
  * reference count ... set as if it had been returned by clCreateKernel". */
@@ -225,20 +298,18 @@ cl_kernel CL_API_CALL refcl_clCloneKernel(cl_kernel source_kernel,
             errcode_ret);
     size_t ptrs_size = source_kernel->svm_ptr_count * sizeof(void *);
     void **ptrs = ptrs_size ? malloc(ptrs_size) : NULL;
-    struct _cl_kernel *clone =
-        !ptrs_size || ptrs ? refcl_kernel_create(source_kernel->program,
-                                                 source_kernel->builtin)
-                           : NULL;
-    if (!clone) {
+    struct _cl_kernel *clone = NULL;
+    cl_int status =
+        !ptrs_size || ptrs
+            ? clone_make(source_kernel, &clone)
+            : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the kernel");
+    if (status != CL_SUCCESS) {
         free(ptrs);
-        return refcl_errcode(NULL,
-                             REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
-                                        "no memory for the kernel"),
-                             errcode_ret);
+        return refcl_errcode(NULL, status, errcode_ret);
     }
-    for (cl_uint i = 0; i < clone->builtin->num_args; i++)
+    for (cl_uint i = 0; i < clone->desc->num_args; i++)
         arg_copy(&clone->args[i], &source_kernel->args[i],
-                 &clone->builtin->args[i]);
+                 &clone->desc->args[i]);
     if (ptrs_size)
         memcpy(ptrs, source_kernel->svm_ptrs, ptrs_size);
     clone->svm_ptrs = ptrs;
@@ -323,11 +394,11 @@ cl_int CL_API_CALL refcl_clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
 {
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
         return refcl_invalid_handle(kernel, REFCL_KERNEL);
-    if (arg_index >= kernel->builtin->num_args)
+    if (arg_index >= kernel->desc->num_args)
         return REFCL_FAIL(CL_INVALID_ARG_INDEX, "arg_index %u of %u: \"if "
                           "arg_index is not a valid argument index\"",
-                          arg_index, kernel->builtin->num_args);
-    const struct refcl_builtin_arg *desc = &kernel->builtin->args[arg_index];
+                          arg_index, kernel->desc->num_args);
+    const struct refcl_builtin_arg *desc = &kernel->desc->args[arg_index];
     struct refcl_kernel_arg *arg = &kernel->args[arg_index];
     /* On an error "the internal state of kernel may only be modified when
      * that error code is CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY":
@@ -352,11 +423,11 @@ cl_int CL_API_CALL refcl_clSetKernelArgSVMPointer(cl_kernel kernel,
     if (!refcl_kernel_svm_supported(kernel->context))
         return REFCL_FAIL(CL_INVALID_OPERATION, "\"if no devices in the "
                           "context associated with kernel support SVM\"");
-    if (arg_index >= kernel->builtin->num_args)
+    if (arg_index >= kernel->desc->num_args)
         return REFCL_FAIL(CL_INVALID_ARG_INDEX, "arg_index %u of %u: \"if "
                           "arg_index is not a valid argument index\"",
-                          arg_index, kernel->builtin->num_args);
-    const struct refcl_builtin_arg *desc = &kernel->builtin->args[arg_index];
+                          arg_index, kernel->desc->num_args);
+    const struct refcl_builtin_arg *desc = &kernel->desc->args[arg_index];
     /* CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value".
      * The SVM pointer is "the pointer returned by clSVMAlloc or ... a
      * pointer offset into the SVM region" — or, with the fine-grain system

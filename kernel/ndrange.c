@@ -19,6 +19,16 @@
  * CL_KERNEL_WORK_GROUP_SIZE or what the kernel's __local arguments hold,
  * whichever is less (docs/built-in-kernels.md).
  *
+ * Compiled kernels (docs/kernels.md) run work-group by work-group through
+ * their executable's `run`, each piece with one block of its own for the
+ * kernel's __local variables, its __local arguments and the work-items'
+ * frames, reused from group to group. Their pointers have no known extent:
+ * they get the address, unchecked. With no local size, refcl chooses the
+ * required work-group size, or a large group along x (the pass vectorizes
+ * that loop), smaller for kernels with barriers, dividing the global size
+ * where groups must be uniform. A fault in a work-group ends the command
+ * with CL_OUT_OF_RESOURCES, as an abnormally terminated kernel.
+ *
  * Where the specification leaves behaviour undefined, refcl refuses
  * (CL_INVALID_KERNEL_ARGS) rather than corrupt memory: a work-item that
  * would reach past the buffer or SVM allocation of an argument (or through
@@ -33,6 +43,7 @@
 #include "refcl/device.h"
 #include "refcl/event.h"
 #include "refcl/kernel.h"
+#include "refcl/kernel_abi.h"
 #include "refcl/memory.h"
 #include "refcl/program.h"
 #include "refcl/queue.h"
@@ -56,7 +67,9 @@ struct request {
 /* A kernel-instance, ready to run. */
 struct ndrange_command {
     struct _cl_kernel *kernel;   /* held */
-    const struct refcl_builtin *builtin;
+    const struct refcl_builtin *desc;
+    /** A compiled kernel: its entry in the executable of the device. */
+    const struct refcl_abi_kernel *compiled;
     struct refcl_ndrange range;
     /* One entry per argument of the kernel, after the command itself. */
     union refcl_arg_value *args; /* as the code sees them */
@@ -67,6 +80,7 @@ struct ndrange_command {
     size_t per_piece;     /* of work */
     size_t pieces;
     atomic_bool out_of_memory; /* a piece could not get its scratch */
+    atomic_bool faulted;       /* a compiled work-group faulted */
 };
 
 /* Bytes of an argument the range reaches (0: none), SIZE_MAX if that does
@@ -150,9 +164,61 @@ static bool range_empty(const struct request *req)
     return !req->global;
 }
 
+/* True if the executable that runs @p entry was built for uniform
+ * work-groups (-cl-uniform-work-group-size, or OpenCL C 1.x). */
+static bool uniform_groups(const struct _cl_kernel *kernel,
+                           const struct refcl_abi_kernel *entry)
+{
+    const struct _cl_program *program = kernel->program;
+    for (cl_uint i = 0; i < program->num_devices; i++)
+        if (kernel->compiled->per_device[i] == entry)
+            return refcl_program_run_options(program, i).uniform_work_groups;
+    return true;
+}
+
+/* The size a compiled kernel's source requires of work-groups in
+ * dimension @p d (0 if none; 1 past the dimensions it names). */
+static size_t required_size(const struct refcl_abi_kernel *entry,
+                            cl_uint d)
+{
+    return entry->reqd_work_group_size[0] ? entry->reqd_work_group_size[d]
+                                          : 0;
+}
+
+/* The checks a compiled kernel's source adds to the range. */
+static cl_int required_check(const struct refcl_abi_kernel *entry,
+                             bool uniform, const struct request *req)
+{
+    for (cl_uint d = 0; d < 3; d++) {
+        size_t required = required_size(entry, d);
+        size_t local = req->local && d < req->dims ? req->local[d] : 1;
+        bool given = req->local || d >= req->dims;
+        if (required && given && local != required)
+            return REFCL_FAIL(CL_INVALID_WORK_GROUP_SIZE, "dimension %u: "
+                              "%zu work-items: \"if local_work_size is "
+                              "specified and does not match the required "
+                              "work-group size for kernel in the program "
+                              "source\" (%zu)", d, local, required);
+        if (!req->local)
+            local = required;
+        /* An empty range has no group to be uniform. */
+        size_t global = req->global && d < req->dims ? req->global[d] : 1;
+        if (uniform && local && !range_empty(req) && global % local != 0)
+            return REFCL_FAIL(CL_INVALID_WORK_GROUP_SIZE, "dimension %u: "
+                              "global %zu, local %zu: \"if the program was "
+                              "compiled with cl-uniform-work-group-size and "
+                              "the number of work-items specified by "
+                              "global_work_size is not evenly divisible by "
+                              "size of work-group given by local_work_size "
+                              "or by the required work-group size specified "
+                              "in the kernel source\"", d, global, local);
+    }
+    return CL_SUCCESS;
+}
+
 static cl_int args_set_check(const struct _cl_kernel *kernel)
 {
-    for (cl_uint i = 0; i < kernel->builtin->num_args; i++)
+    for (cl_uint i = 0; i < kernel->desc->num_args; i++)
         if (!kernel->args[i].set)
             return REFCL_FAIL(CL_INVALID_KERNEL_ARGS, "argument %u: \"if any "
                               "kernel arguments for kernel have not been "
@@ -167,8 +233,8 @@ static cl_int args_set_check(const struct _cl_kernel *kernel)
 static size_t local_room(const struct ndrange_command *c)
 {
     size_t most = REFCL_MAX_WORK_GROUP_SIZE;
-    for (cl_uint i = 0; i < c->builtin->num_args; i++) {
-        const struct refcl_builtin_arg *desc = &c->builtin->args[i];
+    for (cl_uint i = 0; i < c->desc->num_args; i++) {
+        const struct refcl_builtin_arg *desc = &c->desc->args[i];
         size_t fits = c->kernel->args[i].local_size / desc->size;
         if (desc->extent == REFCL_EXTENT_GROUP_ITEMS && fits < most)
             most = fits;
@@ -176,8 +242,28 @@ static size_t local_room(const struct ndrange_command *c)
     return most;
 }
 
+/* The local size of a compiled kernel given none: the required one, else
+ * (L, 1, 1), L the largest size up to the kernel's limit along x (a
+ * divisor of the global size when groups must be uniform). */
+static void compiled_local_choose(struct ndrange_command *c, bool uniform)
+{
+    struct refcl_ndrange *r = &c->range;
+    if (required_size(c->compiled, 0)) {
+        for (cl_uint d = 0; d < 3; d++)
+            r->local[d] = required_size(c->compiled, d);
+        return;
+    }
+    size_t most = c->compiled->has_barrier ? REFCL_COMPILED_BARRIER_GROUP
+                                           : REFCL_MAX_WORK_GROUP_SIZE;
+    size_t local = r->global[0] < most ? r->global[0] : most;
+    while (uniform && r->global[0] % local != 0)
+        local--;
+    r->local[0] = local;
+}
+
 /* The range's geometry, the local size chosen when none is given. */
-static cl_int range_fill(struct ndrange_command *c, const struct request *req)
+static cl_int range_fill(struct ndrange_command *c, bool uniform,
+                         const struct request *req)
 {
     struct refcl_ndrange *r = &c->range;
     r->dims = req->dims;
@@ -187,7 +273,9 @@ static cl_int range_fill(struct ndrange_command *c, const struct request *req)
         r->global[d] = used ? req->global[d] : 1;
         r->local[d] = used && req->local ? req->local[d] : 1;
     }
-    if (!req->local) {
+    if (!req->local && c->compiled) {
+        compiled_local_choose(c, uniform);
+    } else if (!req->local) {
         /* "the OpenCL runtime may choose a uniform or non-uniform
          * work-group size": as many work-items along dimension 0 as the
          * kernel takes. */
@@ -252,7 +340,7 @@ static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
     /* The bytes of an import of read-only memory are never written
      * (refcl/memory.h): a kernel that writes its argument is refused as
      * the memory commands that write are. */
-    const struct refcl_builtin_arg *desc = &c->builtin->args[i];
+    const struct refcl_builtin_arg *desc = &c->desc->args[i];
     if (desc->kind == REFCL_ARG_GLOBAL &&
         !(desc->qualifier & CL_KERNEL_ARG_TYPE_CONST) &&
         refcl_mem_writable(arg->mem) != CL_SUCCESS)
@@ -270,7 +358,7 @@ static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
      * in bytes of the memory object cannot exceed
      * CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE": the kernel cannot run, for want
      * of the device's resources (CL_OUT_OF_RESOURCES). */
-    if (c->builtin->args[i].kind == REFCL_ARG_CONSTANT &&
+    if (c->desc->args[i].kind == REFCL_ARG_CONSTANT &&
         reach->room > REFCL_MAX_CONSTANT_BUFFER_SIZE)
         return REFCL_FAIL(CL_OUT_OF_RESOURCES, "argument %u: a __constant "
                           "buffer of %zu bytes; \"the size in bytes of the "
@@ -285,7 +373,7 @@ static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
  * stays within what it points to. */
 static cl_int arg_take(struct ndrange_command *c, cl_uint i)
 {
-    const struct refcl_builtin_arg *desc = &c->builtin->args[i];
+    const struct refcl_builtin_arg *desc = &c->desc->args[i];
     const struct refcl_kernel_arg *arg = &c->kernel->args[i];
     size_t need = size_mul(reach_elements(desc, &c->range), desc->size);
     struct reach reach = {NULL, 0};
@@ -336,7 +424,7 @@ static void pieces_plan(struct ndrange_command *c,
     size_t group_items = r->local[0] * r->local[1] * r->local[2];
     size_t min_work = MIN_PIECE_ITEMS;
     c->work = r->global[0] * r->global[1] * r->global[2];
-    if (c->builtin->group) {
+    if (c->desc->group || c->compiled) {
         c->work = r->groups[0] * r->groups[1] * r->groups[2];
         min_work = (MIN_PIECE_ITEMS + group_items - 1) / group_items;
     }
@@ -348,7 +436,7 @@ static void pieces_plan(struct ndrange_command *c,
 
 static void command_free(struct ndrange_command *c)
 {
-    for (cl_uint i = 0; i < c->builtin->num_args; i++)
+    for (cl_uint i = 0; i < c->desc->num_args; i++)
         if (c->held[i])
             refcl_mem_release(c->held[i]);
     refcl_kernel_release(c->kernel);
@@ -390,24 +478,33 @@ static size_t command_layout(const struct refcl_builtin *builtin,
     return at ? end + REFCL_ARG_ALIGN_MAX - 1 + at : end;
 }
 
+/* The bytes of a compiled kernel's own __local variables, rounded up so
+ * that what follows them stays aligned; 0 for a built-in kernel. */
+static size_t kernel_local_bytes(const struct ndrange_command *c)
+{
+    return c->compiled ? round_up(c->compiled->local_bytes, REFCL_ABI_ALIGN)
+                       : 0;
+}
+
 /* A zeroed command for @p kernel, sized by its arguments, or NULL
  * (malloc and memset: glibc's calloc skips the thread cache). */
 static struct ndrange_command *command_alloc(struct _cl_kernel *kernel)
 {
-    size_t bytes = command_layout(kernel->builtin, NULL);
+    size_t bytes = command_layout(kernel->desc, NULL);
     struct ndrange_command *c = malloc(bytes);
     if (!c)
         return NULL;
     memset(c, 0, bytes);
-    command_layout(kernel->builtin, c);
+    command_layout(kernel->desc, c);
     c->kernel = kernel;
-    c->builtin = kernel->builtin;
+    c->desc = kernel->desc;
     return c;
 }
 
 /* The command for @p kernel over @p req on @p queue's device: the
  * arguments taken, the buffers and the kernel held. */
 static cl_int command_make(struct _cl_kernel *kernel,
+                           const struct refcl_abi_kernel *entry, bool uniform,
                            const struct _cl_device_id *device,
                            const struct request *req,
                            struct ndrange_command **out)
@@ -415,21 +512,23 @@ static cl_int command_make(struct _cl_kernel *kernel,
     struct ndrange_command *c = command_alloc(kernel);
     if (!c)
         return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
-    cl_int status = range_fill(c, req);
-    for (cl_uint i = 0; status == CL_SUCCESS && i < c->builtin->num_args;
+    c->compiled = entry;
+    cl_int status = range_fill(c, uniform, req);
+    for (cl_uint i = 0; status == CL_SUCCESS && i < c->desc->num_args;
          i++)
         status = arg_take(c, i);
-    if (status == CL_SUCCESS && c->scratch > refcl_local_mem_size())
+    size_t local_total = c->scratch + kernel_local_bytes(c);
+    if (status == CL_SUCCESS && local_total > refcl_local_mem_size())
         status = REFCL_FAIL(CL_OUT_OF_RESOURCES, "%zu bytes of __local "
                             "memory: \"insufficient resources needed to "
                             "execute the kernel ... such as ... local "
-                            "memory\"", c->scratch);
+                            "memory\"", local_total);
     if (status != CL_SUCCESS) {
         free(c);
         return status;
     }
     refcl_object_retain(&kernel->obj);
-    for (cl_uint i = 0; i < c->builtin->num_args; i++)
+    for (cl_uint i = 0; i < c->desc->num_args; i++)
         if (c->held[i])
             refcl_mem_retain(c->held[i]);
     pieces_plan(c, device);
@@ -454,7 +553,7 @@ static void items_run(const struct ndrange_command *c, size_t first,
                                                   (y + r->extent[1] * z);
         size_t length = r->global[0] - column;
         length = length < count ? length : count;
-        c->builtin->items(c->args, base, length);
+        c->desc->items(c->args, base, length);
         count -= length;
         column = 0;
         row++;
@@ -490,7 +589,7 @@ static struct refcl_group group_at(const struct refcl_ndrange *r, size_t id)
 static void *scratch_alloc(const struct ndrange_command *c,
                            union refcl_arg_value **args)
 {
-    size_t n = c->builtin->num_args;
+    size_t n = c->desc->num_args;
     size_t at_args = round_up(c->scratch, REFCL_MEM_BASE_ALIGN);
     size_t bytes = round_up(at_args + n * sizeof(**args),
                             REFCL_MEM_BASE_ALIGN);
@@ -500,7 +599,7 @@ static void *scratch_alloc(const struct ndrange_command *c,
     *args = (union refcl_arg_value *)(scratch + at_args);
     memcpy(*args, c->args, n * sizeof(**args));
     for (size_t i = 0; i < n; i++)
-        if (c->builtin->args[i].kind == REFCL_ARG_LOCAL)
+        if (c->desc->args[i].kind == REFCL_ARG_LOCAL)
             (*args)[i].ptr = scratch + c->local_at[i];
     return scratch;
 }
@@ -521,20 +620,119 @@ static void groups_piece(void *arg, size_t index)
                                                 : c->work;
     for (size_t id = first; id < end; id++) {
         struct refcl_group group = group_at(&c->range, id);
-        c->builtin->group(args, &group);
+        c->desc->group(args, &group);
     }
     free(scratch);
+}
+
+/* The memory of one piece of a compiled kernel, and where it is. */
+struct compiled_piece {
+    const struct ndrange_command *c;
+    size_t first, end;             /* its work-groups */
+    void *local_mem;               /* the kernel's __local variables */
+    void *frames;                  /* the work-items' frames, or NULL */
+    union refcl_arg_value *args;   /* __local arguments pointing here */
+};
+
+/* One block for @p p: the kernel's __local variables, the __local
+ * arguments (c->scratch), the frames of a whole group, then the argument
+ * values; NULL when out of memory. Freed with free(). */
+static void *compiled_alloc(struct compiled_piece *p)
+{
+    const struct ndrange_command *c = p->c;
+    const struct refcl_ndrange *r = &c->range;
+    size_t n = c->desc->num_args;
+    size_t at_scratch = kernel_local_bytes(c);
+    size_t at_frames = at_scratch + round_up(c->scratch, REFCL_ABI_ALIGN);
+    size_t frames = c->compiled->frame_bytes * r->local[0] * r->local[1] *
+                    r->local[2];
+    size_t at_args = at_frames + round_up(frames, REFCL_ABI_ALIGN);
+    size_t bytes = round_up(at_args + n * sizeof(*p->args), REFCL_ABI_ALIGN);
+    unsigned char *block = aligned_alloc(REFCL_ABI_ALIGN, bytes);
+    if (!block)
+        return NULL;
+    p->local_mem = block;
+    p->frames = frames ? block + at_frames : NULL;
+    p->args = (union refcl_arg_value *)(block + at_args);
+    memcpy(p->args, c->args, n * sizeof(*p->args));
+    for (size_t i = 0; i < n; i++)
+        if (c->desc->args[i].kind == REFCL_ARG_LOCAL)
+            p->args[i].ptr = block + at_scratch + c->local_at[i];
+    return block;
+}
+
+/* The parts of work-group @p id of @p r that change from group to group. */
+static void abi_group_at(struct refcl_abi_group *g,
+                         const struct refcl_ndrange *r, size_t id)
+{
+    for (cl_uint d = 0; d < 3; d++) {
+        size_t index = id % r->groups[d];
+        size_t start = index * r->local[d];
+        id /= r->groups[d];
+        g->group_id[d] = index;
+        g->local_size[d] = r->global[d] - start < r->local[d]
+                               ? r->global[d] - start
+                               : r->local[d];
+    }
+}
+
+/* The work-groups of a piece, through the kernel's `run`: the body that
+ * refcl_fault_catch guards. */
+static void compiled_groups(void *arg)
+{
+    const struct compiled_piece *p = arg;
+    const struct refcl_ndrange *r = &p->c->range;
+    struct refcl_abi_group g = {.work_dim = r->dims,
+                                .local_mem = p->local_mem,
+                                .frames = p->frames};
+    for (cl_uint d = 0; d < 3; d++) {
+        g.global_offset[d] = r->offset[d];
+        g.global_size[d] = r->global[d];
+        g.enqueued_local_size[d] = r->local[d];
+        g.num_groups[d] = r->groups[d];
+    }
+    refcl_abi_run *run = p->c->compiled->run;
+    const refcl_abi_slot *slots = (const refcl_abi_slot *)p->args;
+    for (size_t id = p->first; id < p->end; id++) {
+        abi_group_at(&g, r, id);
+        run(slots, &g);
+    }
+}
+
+/* Work-groups of a compiled kernel; none once a piece has faulted (the
+ * command has failed). */
+static void compiled_piece(void *arg, size_t index)
+{
+    struct ndrange_command *c = arg;
+    if (atomic_load_explicit(&c->faulted, memory_order_relaxed))
+        return;
+    struct compiled_piece p = {.c = c, .first = index * c->per_piece};
+    p.end = c->work - p.first < c->per_piece ? c->work
+                                             : p.first + c->per_piece;
+    void *block = compiled_alloc(&p);
+    if (!block) {
+        atomic_store(&c->out_of_memory, true);
+        return;
+    }
+    if (!refcl_fault_catch(compiled_groups, &p))
+        atomic_store(&c->faulted, true);
+    free(block);
 }
 
 static cl_int ndrange_run(void *payload, struct _cl_command_queue *queue)
 {
     struct ndrange_command *c = payload;
     refcl_device_run(queue->device, c->pieces,
-                     c->builtin->group ? groups_piece : items_piece, c);
-    /* A piece without its __local memory did not run: the command ends
-     * with the error, as an abnormally terminated kernel does. */
-    return atomic_load(&c->out_of_memory) ? CL_OUT_OF_RESOURCES
-                                          : CL_COMPLETE;
+                     c->compiled         ? compiled_piece
+                     : c->desc->group ? groups_piece
+                                         : items_piece,
+                     c);
+    /* A piece without its __local memory did not run, a faulting one did
+     * not finish: the command ends with the error, as an abnormally
+     * terminated kernel does. */
+    return atomic_load(&c->out_of_memory) || atomic_load(&c->faulted)
+               ? CL_OUT_OF_RESOURCES
+               : CL_COMPLETE;
 }
 
 static void ndrange_release(void *payload)
@@ -570,7 +768,13 @@ static cl_int enqueue(cl_command_queue queue, cl_kernel kernel,
         return refcl_invalid_handle(queue, REFCL_QUEUE);
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
         return refcl_invalid_handle(kernel, REFCL_KERNEL);
-    if (!refcl_program_runs_on(kernel->program, queue->device))
+    const struct refcl_abi_kernel *entry =
+        kernel->compiled ? refcl_compiled_on(kernel->compiled,
+                                             kernel->program, queue->device)
+                         : NULL;
+    if (kernel->compiled ? !entry
+                         : !refcl_program_runs_on(kernel->program,
+                                                  queue->device))
         return REFCL_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "\"if there is no "
                           "successfully built program executable available "
                           "for the device associated with command_queue\"");
@@ -583,6 +787,9 @@ static cl_int enqueue(cl_command_queue queue, cl_kernel kernel,
         status = global_check(req);
     if (status == CL_SUCCESS)
         status = local_check(req);
+    bool uniform = entry && uniform_groups(kernel, entry);
+    if (status == CL_SUCCESS && entry)
+        status = required_check(entry, uniform, req);
     if (status == CL_SUCCESS)
         status = refcl_wait_list_check(queue->context, num_events, wait_list);
     if (status != CL_SUCCESS)
@@ -596,7 +803,8 @@ static cl_int enqueue(cl_command_queue queue, cl_kernel kernel,
     };
     if (!range_empty(req)) {
         struct ndrange_command *c = NULL;
-        status = command_make(kernel, queue->device, req, &c);
+        status = command_make(kernel, entry, uniform, queue->device, req,
+                              &c);
         if (status != CL_SUCCESS)
             return status;
         command.ops = &ndrange_ops;

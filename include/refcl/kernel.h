@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * refcl's kernels. refcl has no compiler: every kernel is one of the
- * built-in kernels of kernel/builtin.c and kernel/args64.c, written in C
- * against the descriptions below, and run over an ND-range by
- * kernel/ndrange.c.
- * docs/built-in-kernels.md documents each one.
+ * refcl's kernels: the built-in kernels of kernel/builtin.c and
+ * kernel/args64.c, written in C against the descriptions below
+ * (docs/built-in-kernels.md), and the kernels of programs built from
+ * source (kernel/compiled.c), whose executables describe them in the
+ * terms of refcl/kernel_abi.h. Both kinds are described by one
+ * struct refcl_builtin and run over an ND-range by kernel/ndrange.c
+ * (docs/kernels.md).
  */
 #ifndef REFCL_KERNEL_H
 #define REFCL_KERNEL_H
@@ -37,7 +39,10 @@ enum refcl_arg_extent {
     REFCL_EXTENT_GROUP_ITEMS, /**< __local: one per work-item of a group */
 };
 
-/** One argument of a built-in kernel, as clGetKernelArgInfo reports it. */
+/** One argument of a kernel, as clGetKernelArgInfo reports it. A
+ *  compiled kernel's pointers have no known extent (REFCL_EXTENT_NONE)
+ *  and, as `size`, the alignment of what they point to; its `name` is NULL
+ *  when built without -cl-kernel-arg-info. */
 struct refcl_builtin_arg {
     const char *name;                       /**< CL_KERNEL_ARG_NAME */
     const char *type_name;                  /**< CL_KERNEL_ARG_TYPE_NAME */
@@ -86,7 +91,8 @@ struct refcl_group {
     size_t size[3];     /**< its work-items in each dimension */
 };
 
-/** A built-in kernel. */
+/** A kernel: a built-in one (`items` or `group`), or one of a program
+ *  built from source (neither: made by refcl_compiled_find). */
 struct refcl_builtin {
     const char *name;
     cl_uint num_args;
@@ -188,8 +194,11 @@ struct _cl_kernel {
     struct refcl_object obj;         /**< obj.parent: the program */
     struct _cl_program *program;     /**< retained */
     struct _cl_context *context;     /**< the program's */
-    const struct refcl_builtin *builtin;
-    /** builtin->num_args entries, then the copies of by-value arguments
+    /** What the kernel is: a built-in kernel, or compiled->desc. */
+    const struct refcl_builtin *desc;
+    /** A kernel of a program built from source (owned), else NULL. */
+    struct refcl_compiled *compiled;
+    /** desc->num_args entries, then the copies of by-value arguments
      *  over 8 bytes: one allocation, owned, sized by the kernel's
      *  arguments (NULL for a kernel without any). */
     struct refcl_kernel_arg *args;
@@ -201,11 +210,14 @@ struct _cl_kernel {
 REFCL_OBJECT_LAYOUT(REFCL_KERNEL, struct _cl_kernel);
 
 /**
- * Creates a kernel of @p program running @p builtin, holding the program.
+ * Creates a kernel of @p program described by @p desc, holding the
+ * program; with @p compiled (desc == &compiled->desc), a compiled kernel
+ * that takes ownership of it, also when it fails.
  * @return the kernel with refcount 1, or NULL when out of memory.
  */
 struct _cl_kernel *refcl_kernel_create(struct _cl_program *program,
-                                       const struct refcl_builtin *builtin);
+                                       const struct refcl_builtin *desc,
+                                       struct refcl_compiled *compiled);
 
 /** Releases one reference on @p kernel (a command lets go of its). */
 void refcl_kernel_release(struct _cl_kernel *kernel);
@@ -245,5 +257,63 @@ bool refcl_kernel_svm_supported(const struct _cl_context *context);
  *  it). */
 size_t refcl_kernel_svm_room(const struct _cl_context *context,
                              const void *ptr);
+
+/* ---- kernels of programs built from source (kernel/compiled.c) ------ */
+
+struct refcl_abi_kernel; /* refcl/kernel_abi.h */
+
+/** A kernel of a program built from source: its description, made from
+ *  the executables' tables, and its entry in each of them. One
+ *  allocation: the arguments' descriptions and the table follow it. */
+struct refcl_compiled {
+    struct refcl_builtin desc;
+    /** Per device of the program (program->num_devices entries): the
+     *  kernel in that device's executable, or NULL where it has none. */
+    const struct refcl_abi_kernel **per_device;
+};
+
+/** True if some device of @p program (from source) has an executable. */
+bool refcl_compiled_built(const struct _cl_program *program);
+
+/**
+ * The kernel called @p name in the executables of @p program, through
+ * @p out (to free with free()). CL_INVALID_PROGRAM_EXECUTABLE if no
+ * device has an executable, CL_INVALID_KERNEL_NAME if none has the kernel,
+ * CL_INVALID_KERNEL_DEFINITION if their definitions differ or if it takes
+ * an image, a sampler or a pipe, CL_OUT_OF_HOST_MEMORY.
+ */
+cl_int refcl_compiled_find(const struct _cl_program *program,
+                           const char *name, struct refcl_compiled **out);
+
+/** The kernels of @p program's first executable, in the order of its
+ *  table (clCreateKernelsInProgram's), through @p kernels; their count. */
+size_t refcl_compiled_listed(const struct _cl_program *program,
+                             const struct refcl_abi_kernel **kernels);
+
+/** @p compiled's entry in the executable that runs on @p device (the
+ *  program's executable for it or, failing that, for its nearest
+ *  ancestor), or NULL if none does. */
+const struct refcl_abi_kernel *
+refcl_compiled_on(const struct refcl_compiled *compiled,
+                  const struct _cl_program *program,
+                  const struct _cl_device_id *device);
+
+/** The largest work-group a compiled kernel runs without a local size
+ *  given: with barriers, its values that live across them stay in cache;
+ *  without, the pass's loop over x has long vectors to fill. */
+#define REFCL_COMPILED_BARRIER_GROUP 256u
+
+/* ---- faults in compiled code (kernel/fault.c) ------------------------ */
+
+/**
+ * Runs @p body(@p arg) on the calling thread, catching SIGSEGV and SIGBUS
+ * raised while it runs: the body is left where it faulted (the memory it
+ * allocated must be freed by the caller) and the call returns false.
+ * The handler is installed by the first call and chains to the one it
+ * replaced for faults outside a body; each thread gets an alternate
+ * signal stack of its own (a kernel that overflows its stack is caught).
+ * @return true if the body returned.
+ */
+bool refcl_fault_catch(void (*body)(void *), void *arg);
 
 #endif /* REFCL_KERNEL_H */

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Faults in compiled kernels. A kernel that dereferences a bad pointer
+ * raises SIGSEGV or SIGBUS on the thread that runs it; refcl catches the
+ * signal there and ends the command with an error (kernel/ndrange.c)
+ * rather than let the application die. The handler is process-wide and
+ * installed at the first run of a compiled kernel: for a fault on a thread
+ * not inside a kernel, it hands the signal to the handler it replaced (or
+ * to the default action). Each thread that runs kernels gets an alternate
+ * signal stack, so that a kernel that overflows its stack is caught too.
+ * docs/kernels.md gives the limits.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "refcl/kernel.h"
+
+/* Bytes of each thread's alternate signal stack: the handler only jumps
+ * or chains, but a chained handler (a sanitizer's) needs room. */
+#define ALT_STACK_BYTES (64u * 1024u)
+
+/* Where the calling thread's running body jumps to on a fault, or NULL
+ * outside bodies. Initial-exec: the handler reads it with no allocation,
+ * on any thread. */
+static _Thread_local sigjmp_buf *catcher
+    __attribute__((tls_model("initial-exec")));
+
+/* The actions replaced: [0] SIGSEGV, [1] SIGBUS. */
+static struct sigaction replaced[2];
+static pthread_once_t install_once = PTHREAD_ONCE_INIT;
+static bool installed;
+static pthread_key_t alt_stack_key;
+
+/* A fault outside kernels: what would have happened without refcl. */
+static void chain(int sig, siginfo_t *info, void *context)
+{
+    const struct sigaction *old = &replaced[sig == SIGBUS];
+    if (old->sa_flags & SA_SIGINFO) {
+        old->sa_sigaction(sig, info, context);
+        return;
+    }
+    if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+        old->sa_handler(sig);
+        return;
+    }
+    /* The default action (a fault cannot be ignored): restored, and the
+     * signal raised again, pending until this handler returns. */
+    struct sigaction fallback = {.sa_handler = SIG_DFL};
+    sigaction(sig, &fallback, NULL);
+    raise(sig);
+}
+
+static void on_fault(int sig, siginfo_t *info, void *context)
+{
+    sigjmp_buf *jump = catcher;
+    if (!jump) {
+        chain(sig, info, context);
+        return;
+    }
+    catcher = NULL;
+    siglongjmp(*jump, 1);
+}
+
+/* Thread exit: the thread's alternate stack is let go. */
+static void alt_stack_free(void *stack)
+{
+    stack_t current;
+    if (sigaltstack(NULL, &current) == 0 && current.ss_sp == stack) {
+        stack_t off = {.ss_flags = SS_DISABLE};
+        sigaltstack(&off, NULL);
+    }
+    free(stack);
+}
+
+static void install(void)
+{
+    if (pthread_key_create(&alt_stack_key, alt_stack_free) != 0)
+        return;
+    struct sigaction action = {.sa_sigaction = on_fault,
+                               .sa_flags = SA_SIGINFO | SA_ONSTACK};
+    sigemptyset(&action.sa_mask);
+    installed = sigaction(SIGSEGV, &action, &replaced[0]) == 0 &&
+                sigaction(SIGBUS, &action, &replaced[1]) == 0;
+}
+
+/* Library unload: the application's handlers back, before the code of
+ * this one goes. No kernel runs by then: the queues' and teams' threads
+ * are joined. */
+__attribute__((destructor)) static void uninstall(void)
+{
+    if (!installed)
+        return;
+    sigaction(SIGSEGV, &replaced[0], NULL);
+    sigaction(SIGBUS, &replaced[1], NULL);
+}
+
+/* Gives the calling thread an alternate signal stack unless it has one
+ * (its own, or the application's or a sanitizer's, which serve as well). */
+static void alt_stack_ensure(void)
+{
+    stack_t current;
+    if (sigaltstack(NULL, &current) != 0 || !(current.ss_flags & SS_DISABLE))
+        return;
+    stack_t stack = {.ss_sp = malloc(ALT_STACK_BYTES),
+                     .ss_size = ALT_STACK_BYTES};
+    if (!stack.ss_sp)
+        return; /* the handler then runs on the thread's stack */
+    if (sigaltstack(&stack, NULL) != 0 ||
+        pthread_setspecific(alt_stack_key, stack.ss_sp) != 0) {
+        alt_stack_free(stack.ss_sp);
+        return;
+    }
+}
+
+bool refcl_fault_catch(void (*body)(void *), void *arg)
+{
+    pthread_once(&install_once, install);
+    if (!installed) {
+        body(arg);
+        return true;
+    }
+    alt_stack_ensure();
+    /* refcl's threads block every signal; a fault blocked is fatal. The
+     * mask is put back by hand on both ways out (sigsetjmp need not save
+     * it: one system call fewer). */
+    sigset_t faults, mask;
+    sigemptyset(&faults);
+    sigaddset(&faults, SIGSEGV);
+    sigaddset(&faults, SIGBUS);
+    pthread_sigmask(SIG_UNBLOCK, &faults, &mask);
+    sigjmp_buf jump;
+    sigjmp_buf *outer = catcher;
+    bool finished = false;
+    if (sigsetjmp(jump, 0) == 0) {
+        catcher = &jump;
+        body(arg);
+        finished = true;
+    }
+    catcher = outer;
+    pthread_sigmask(SIG_SETMASK, &mask, NULL);
+    return finished;
+}
