@@ -59,13 +59,17 @@ static void find(void)
     const char *enabled = getenv("REFCL_COMPILER");
     if (enabled && !strcmp(enabled, "0"))
         return;
-    const char *dir = setting("REFCL_COMPILER_DIR", REFCL_COMPILER_DIR_DEFAULT);
+    /* Absolute: clang runs in a temporary working directory. */
+    static char dir[PATH_MAX];
+    if (!realpath(setting("REFCL_COMPILER_DIR", REFCL_COMPILER_DIR_DEFAULT),
+                  dir))
+        return;
     toolchain.clang = setting("REFCL_CLANG", REFCL_CLANG_DEFAULT);
     toolchain.llvm_link = setting("REFCL_LLVM_LINK", REFCL_LLVM_LINK_DEFAULT);
     toolchain.plugin = plugin_path;
     toolchain.builtins = builtins_path;
     toolchain.version = version;
-    if (!*dir || !program(toolchain.clang) || !program(toolchain.llvm_link) ||
+    if (!program(toolchain.clang) || !program(toolchain.llvm_link) ||
         !part(plugin_path, dir, REFCL_PLUGIN_NAME) ||
         !part(builtins_path, dir, REFCL_BUILTINS_NAME))
         return;
