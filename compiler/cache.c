@@ -175,31 +175,6 @@ static const unsigned char *get_bytes(struct reader *r, uint64_t n)
     return bytes;
 }
 
-static bool read_all(const char *path, struct refcl_blob *out)
-{
-    *out = (struct refcl_blob){0};
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0)
-        return false;
-    bool ok = fstat(fd, &st) == 0 &&
-              (out->bytes = malloc((size_t)st.st_size + 1)) != NULL;
-    size_t done = 0;
-    while (ok && done < (size_t)st.st_size) {
-        ssize_t n = read(fd, out->bytes + done, (size_t)st.st_size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        ok = n > 0;
-        done += ok ? (size_t)n : 0;
-    }
-    close(fd);
-    if (!ok)
-        refcl_blob_free(out);
-    else
-        out->size = done;
-    return ok;
-}
-
 static uint64_t content_hash(const unsigned char *bytes, size_t size)
 {
     struct hasher h = hasher_new();
@@ -218,7 +193,7 @@ static bool file_unchanged(const unsigned char *path, size_t length,
     memcpy(name, path, length);
     name[length] = '\0';
     struct refcl_blob file;
-    if (!read_all(name, &file))
+    if (!refcl_blob_read(name, &file))
         return false;
     bool same = content_hash(file.bytes, file.size) == expected;
     refcl_blob_free(&file);
@@ -290,7 +265,7 @@ bool refcl_cache_lookup(const struct refcl_cache_key *key,
                         struct refcl_compile_result *result)
 {
     struct refcl_blob entry;
-    if (!read_all(key->path, &entry))
+    if (!refcl_blob_read(key->path, &entry))
         return false;
     bool hit = entry_parse(&entry, key, result);
     refcl_blob_free(&entry);
@@ -333,7 +308,7 @@ static void put_u(struct writer *w, uint64_t value, size_t bytes)
 static void put_file(struct writer *w, const char *path, uint32_t *count)
 {
     struct refcl_blob file;
-    if (!read_all(path, &file)) {
+    if (!refcl_blob_read(path, &file)) {
         w->ok = false; /* it went away: do not cache */
         return;
     }

@@ -85,7 +85,7 @@ static bool write_bytes(const char *path, const void *bytes, size_t size)
     return close(fd) == 0 && size == 0;
 }
 
-static bool read_bytes(const char *path, struct refcl_blob *out)
+bool refcl_blob_read(const char *path, struct refcl_blob *out)
 {
     *out = (struct refcl_blob){0};
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -417,14 +417,14 @@ static cl_int gather(const struct workdir *dir, bool built,
 {
     char path[PATH_MAX];
     struct refcl_blob log;
-    if (!path_in(dir, LOG_NAME, path) || !read_bytes(path, &log)) {
+    if (!path_in(dir, LOG_NAME, path) || !refcl_blob_read(path, &log)) {
         log.bytes = (unsigned char *)strdup("");
         if (!log.bytes)
             return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for a log");
     }
     result->log = (char *)log.bytes;
     result->built = built && path_in(dir, output, path) &&
-                    read_bytes(path, &result->output);
+                    refcl_blob_read(path, &result->output);
     return CL_SUCCESS;
 }
 
@@ -436,7 +436,7 @@ static void remember(const struct workdir *dir,
     char path[PATH_MAX];
     struct refcl_blob deps = {0};
     if (path_in(dir, DEPS_NAME, path))
-        read_bytes(path, &deps);
+        refcl_blob_read(path, &deps);
     refcl_cache_store(key, result, (const char *)deps.bytes);
     refcl_blob_free(&deps);
 }

@@ -59,6 +59,10 @@ struct refcl_blob {
 
 void refcl_blob_free(struct refcl_blob *blob);
 
+/** Reads the whole file @p path into @p out, NUL-terminated past its
+ *  size; false (and @p out empty) if it cannot. */
+bool refcl_blob_read(const char *path, struct refcl_blob *out);
+
 /** A header of clCompileProgram: the file @p name (may hold directories)
  *  that `#include "name"` finds. */
 struct refcl_header {
