@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <CL/cl.h>
+#include "refcl/compat.h"
 
 /** Which entry point the options came to: each has its own options and
  *  its own error for an unknown one. */
