@@ -260,13 +260,16 @@ static const char *std_arg(unsigned cl_std)
 
 /* What every clang run starts with. */
 static void clang_common(struct argv *a, const struct refcl_toolchain *tc,
-                         const char *language)
+                         const char *language, char *march)
 {
     arg(a, tc->clang);
     arg(a, "-x");
     arg(a, language);
     arg(a, "-target");
     arg(a, refcl_compiler_target());
+    /* This host's CPU, as the C code it runs next to is built. */
+    snprintf(march, 64, "-march=%s", refcl_compiler_cpu());
+    arg(a, march);
     arg(a, "-fPIC");
     arg(a, "-fno-color-diagnostics");
 }
@@ -329,7 +332,7 @@ static bool from_source(const struct workdir *dir,
                         const char **output)
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
-    char path[PATH_MAX], plugin[PATH_MAX + 32];
+    char path[PATH_MAX], plugin[PATH_MAX + 32], march[64];
     if (!path_in(dir, SOURCE_NAME, path) ||
         !write_bytes(path, job->source, strlen(job->source)))
         return false;
@@ -338,7 +341,7 @@ static bool from_source(const struct workdir *dir,
             log_note(dir, "refcl: a header name outside the build "
                           "directory was not written\n");
     struct argv a = {.count = 0};
-    clang_common(&a, tc, "cl");
+    clang_common(&a, tc, "cl", march);
     clang_front(&a, job);
     /* The files it includes, which the build cache re-checks on a hit. */
     arg(&a, "-MD");
@@ -372,7 +375,7 @@ static bool from_objects(const struct workdir *dir,
                          const char **output)
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
-    char names[64][32], path[PATH_MAX], plugin[PATH_MAX + 32];
+    char names[64][32], path[PATH_MAX], plugin[PATH_MAX + 32], march[64];
     if (job->object_count > 64) {
         log_note(dir, "refcl: more than 64 programs to link\n");
         return false;
@@ -403,7 +406,7 @@ static bool from_objects(const struct workdir *dir,
     if (!run_argv(dir, &b))
         return false;
     struct argv c = {.count = 0};
-    clang_common(&c, tc, "ir");
+    clang_common(&c, tc, "ir", march);
     arg(&c, "-O3");
     clang_back(&c, tc, plugin);
     arg(&c, "full.bc");

@@ -306,6 +306,49 @@ static void check_refused(const unsigned char *bytes, size_t size)
     CHECK_EQ(status[1], CL_INVALID_BINARY);
 }
 
+/* The x86-64 psABI level of this CPU, as the test's own compiler sees it
+ * (refcl asks CPUID itself). */
+static const char *host_cpu(void)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx2"))
+        return "x86-64-v4";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("bmi2"))
+        return "x86-64-v3";
+    if (__builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("popcnt"))
+        return "x86-64-v2";
+    return "x86-64";
+#else
+    return "armv8-a";
+#endif
+}
+
+/* The container names the CPU after the target; one with features this
+ * host lacks is refused: "CL_INVALID_BINARY if an invalid program binary
+ * was encountered for any device". */
+static void check_cpu(unsigned char *bytes, size_t size)
+{
+    const char *cpu = host_cpu();
+    size_t target = bytes[24], at = 28 + target + 4;
+    CHECK_EQ(bytes[28 + target], strlen(cpu));
+    CHECK(!memcmp(bytes + at, cpu, strlen(cpu)));
+    if (strncmp(cpu, "x86-64-v", 8))
+        return;
+    /* The next level up, or one no CPU has yet. */
+    unsigned char was = bytes[at + 8];
+    bytes[at + 8] = was == '4' ? '5' : (unsigned char)(was + 1);
+    reseal(bytes, size);
+    check_refused(bytes, size);
+    bytes[at + 8] = was;
+    reseal(bytes, size);
+}
+
 /* build -> binaries -> a program with them -> build -> kernel names. */
 static void check_binaries(void)
 {
@@ -366,7 +409,8 @@ static void check_binaries(void)
     reseal(bytes, sizes[0]);
     check_refused(bytes, sizes[0]);
     bytes[28] = was;
-    bytes[8] = 2; /* format version */
+    check_cpu(bytes, sizes[0]);
+    bytes[8] = 3; /* format version */
     reseal(bytes, sizes[0]);
     check_refused(bytes, sizes[0]);
     free(bytes);
