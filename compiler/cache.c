@@ -132,6 +132,11 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
         hash_string(&h, job->headers[i].name);
         hash_string(&h, job->headers[i].text);
     }
+    if (job->il) {
+        hash_u64(&h, job->il->size);
+        hash_bytes(&h, job->il->bytes, job->il->size);
+        hash_file_identity(&h, tc->llvm_spirv);
+    }
     for (size_t i = 0; i < job->object_count; i++) {
         hash_u64(&h, job->objects[i].size);
         hash_bytes(&h, job->objects[i].bytes, job->objects[i].size);

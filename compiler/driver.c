@@ -367,15 +367,41 @@ static bool from_source(const struct workdir *dir,
     return run_argv(dir, &a);
 }
 
-/* Objects to one bitcode module (a library), and on to a shared object
- * with the builtins it uses (clang 15 links -mlink-builtin-bitcode only
- * into source, so llvm-link does, internalized). */
+/* The bitcode module @p linked, with the builtins it uses (clang 15 links
+ * -mlink-builtin-bitcode only into source, so llvm-link does,
+ * internalized), to a shared object. */
+static bool to_shared_object(const struct workdir *dir, const char *linked,
+                             const char **output)
+{
+    const struct refcl_toolchain *tc = refcl_toolchain();
+    char plugin[PATH_MAX + 32], march[64];
+    struct argv b = {.count = 0};
+    arg(&b, tc->llvm_link);
+    arg(&b, linked);
+    arg(&b, "--only-needed");
+    arg(&b, "--internalize");
+    arg(&b, tc->builtins);
+    arg(&b, "-o");
+    arg(&b, "full.bc");
+    if (!run_argv(dir, &b))
+        return false;
+    struct argv c = {.count = 0};
+    clang_common(&c, tc, "ir", march);
+    arg(&c, "-O3");
+    clang_back(&c, tc, plugin);
+    arg(&c, "full.bc");
+    clang_libraries(&c);
+    *output = "program.so";
+    return run_argv(dir, &c);
+}
+
+/* Objects to one bitcode module (a library), and on to a shared object. */
 static bool from_objects(const struct workdir *dir,
                          const struct refcl_compile_job *job,
                          const char **output)
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
-    char names[64][32], path[PATH_MAX], plugin[PATH_MAX + 32], march[64];
+    char names[64][32], path[PATH_MAX];
     if (job->object_count > 64) {
         log_note(dir, "refcl: more than 64 programs to link\n");
         return false;
@@ -395,24 +421,45 @@ static bool from_objects(const struct workdir *dir,
     bool linked = run_argv(dir, &a);
     if (!linked || job->options->create_library)
         return linked;
-    struct argv b = {.count = 0};
-    arg(&b, tc->llvm_link);
-    arg(&b, "linked.bc");
-    arg(&b, "--only-needed");
-    arg(&b, "--internalize");
-    arg(&b, tc->builtins);
-    arg(&b, "-o");
-    arg(&b, "full.bc");
-    if (!run_argv(dir, &b))
+    return to_shared_object(dir, "linked.bc", output);
+}
+
+/* SPIR-V to this target's bitcode (an object), and on to a shared object
+ * for a build. llvm-spirv gives spir64 bitcode with typed pointers, whose
+ * address spaces are OpenCL's, as refcl's (-ffake-address-space-map);
+ * clang retargets it and makes its pointers opaque, as the builtins'. */
+static bool from_il(const struct workdir *dir,
+                    const struct refcl_compile_job *job, const char **output)
+{
+    const struct refcl_toolchain *tc = refcl_toolchain();
+    char path[PATH_MAX], march[64];
+    if (!path_in(dir, "program.spv", path) ||
+        !write_bytes(path, job->il->bytes, job->il->size))
         return false;
-    struct argv c = {.count = 0};
-    clang_common(&c, tc, "ir", march);
-    arg(&c, "-O3");
-    clang_back(&c, tc, plugin);
-    arg(&c, "full.bc");
-    clang_libraries(&c);
-    *output = "program.so";
-    return run_argv(dir, &c);
+    struct argv a = {.count = 0};
+    arg(&a, tc->llvm_spirv);
+    arg(&a, "-r");
+    arg(&a, "program.spv");
+    arg(&a, "-o");
+    arg(&a, "spirv.bc");
+    if (!run_argv(dir, &a))
+        return false;
+    struct argv b = {.count = 0};
+    clang_common(&b, tc, "ir", march);
+    arg(&b, "-Wno-override-module");
+    arg(&b, "-mllvm");
+    arg(&b, "-opaque-pointers");
+    arg(&b, "-emit-llvm");
+    arg(&b, "-c");
+    arg(&b, "-O0");
+    arg(&b, "-o");
+    arg(&b, "program.bc");
+    arg(&b, "spirv.bc");
+    *output = "program.bc";
+    bool translated = run_argv(dir, &b);
+    if (!translated || job->step == REFCL_STEP_COMPILE)
+        return translated;
+    return to_shared_object(dir, "program.bc", output);
 }
 
 static cl_int gather(const struct workdir *dir, bool built,
@@ -461,9 +508,9 @@ cl_int refcl_compiler_run(const struct refcl_compile_job *job,
         return CL_SUCCESS;
     }
     const char *output = NULL;
-    bool built = job->step == REFCL_STEP_LINK
-                     ? from_objects(&dir, job, &output)
-                     : from_source(&dir, job, &output);
+    bool built = job->step == REFCL_STEP_LINK ? from_objects(&dir, job, &output)
+                 : job->il ? from_il(&dir, job, &output)
+                           : from_source(&dir, job, &output);
     cl_int status = gather(&dir, built, output, result);
     if (status == CL_SUCCESS && result->built && cacheable)
         remember(&dir, &key, result);

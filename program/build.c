@@ -222,7 +222,9 @@ static cl_int build_now(struct _cl_program *program, cl_uint num_devices,
     struct refcl_compile_result result = {0};
     struct refcl_compile_job job = {.step = REFCL_STEP_BUILD,
                                     .options = &parsed,
-                                    .source = program->source};
+                                    .source = program->source,
+                                    .il = program->il.size ? &program->il
+                                                           : NULL};
     if (status == CL_SUCCESS && !program->from_binary)
         status = refcl_compiler_run(&job, &result);
     cl_uint count = num_devices ? num_devices : program->num_devices;
@@ -340,6 +342,8 @@ static cl_int compile_now(struct _cl_program *program, cl_uint num_devices,
     struct refcl_compile_job job = {.step = REFCL_STEP_COMPILE,
                                     .options = &parsed,
                                     .source = program->source,
+                                    .il = program->il.size ? &program->il
+                                                           : NULL,
                                     .headers = headers,
                                     .header_count = num_input_headers};
     pthread_mutex_lock(&program->build_lock);

@@ -75,6 +75,9 @@ struct refcl_compile_job {
     enum refcl_compiler_step step;
     const struct refcl_compiler_options *options;
     const char *source;                 /**< build, compile: NUL-terminated */
+    const struct refcl_blob *il;        /**< build, compile: SPIR-V instead
+                                             of source (needs
+                                             refcl_toolchain()->llvm_spirv) */
     const struct refcl_header *headers; /**< compile */
     size_t header_count;
     const struct refcl_blob *objects;   /**< link: bitcode */
