@@ -172,20 +172,26 @@ static bool workdir_make(struct workdir *dir)
 }
 
 /* The environment of the tools: ours, with TMPDIR the working directory
- * (clang's own temporary files are then named "./x.o" in the log). */
-static char **tool_environment(void)
+ * (clang's own temporary files are then named "./x.o" in the log) and
+ * the CPU in REFCL_TARGET_CPU (in @p cpu, 64 bytes). */
+static char **tool_environment(char *cpu)
 {
     size_t count = 0;
     while (environ[count])
         count++;
-    char **env = malloc((count + 2) * sizeof(*env));
+    char **env = malloc((count + 3) * sizeof(*env));
     if (!env)
         return NULL;
     size_t used = 0;
     for (size_t i = 0; i < count; i++)
-        if (strncmp(environ[i], "TMPDIR=", 7))
+        if (strncmp(environ[i], "TMPDIR=", 7) &&
+            strncmp(environ[i], "REFCL_TARGET_CPU=", 17))
             env[used++] = environ[i];
     env[used++] = "TMPDIR=.";
+    /* The CPU the work-group pass sets on every function: this host's
+     * (refcl_compiler_cpu), with the front end at the baseline. */
+    snprintf(cpu, 64, "REFCL_TARGET_CPU=%s", refcl_compiler_cpu());
+    env[used++] = cpu;
     env[used] = NULL;
     return env;
 }
@@ -202,7 +208,8 @@ static bool tool_run(const struct workdir *dir, char *const argv[])
     posix_spawn_file_actions_addopen(&actions, 1, LOG_NAME,
                                      O_WRONLY | O_CREAT | O_APPEND, 0600);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    char **env = tool_environment();
+    char cpu[64];
+    char **env = tool_environment(cpu);
     pid_t pid;
     int error = env ? posix_spawn(&pid, argv[0], &actions, NULL, argv, env)
                     : ENOMEM;
@@ -260,16 +267,13 @@ static const char *std_arg(unsigned cl_std)
 
 /* What every clang run starts with. */
 static void clang_common(struct argv *a, const struct refcl_toolchain *tc,
-                         const char *language, char *march)
+                         const char *language)
 {
     arg(a, tc->clang);
     arg(a, "-x");
     arg(a, language);
     arg(a, "-target");
     arg(a, refcl_compiler_target());
-    /* This host's CPU, as the C code it runs next to is built. */
-    snprintf(march, 64, "-march=%s", refcl_compiler_cpu());
-    arg(a, march);
     arg(a, "-fPIC");
     arg(a, "-fno-color-diagnostics");
 }
@@ -332,7 +336,7 @@ static bool from_source(const struct workdir *dir,
                         const char **output)
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
-    char path[PATH_MAX], plugin[PATH_MAX + 32], march[64];
+    char path[PATH_MAX], plugin[PATH_MAX + 32];
     if (!path_in(dir, SOURCE_NAME, path) ||
         !write_bytes(path, job->source, strlen(job->source)))
         return false;
@@ -341,7 +345,7 @@ static bool from_source(const struct workdir *dir,
             log_note(dir, "refcl: a header name outside the build "
                           "directory was not written\n");
     struct argv a = {.count = 0};
-    clang_common(&a, tc, "cl", march);
+    clang_common(&a, tc, "cl");
     clang_front(&a, job);
     /* The files it includes, which the build cache re-checks on a hit. */
     arg(&a, "-MD");
@@ -374,7 +378,7 @@ static bool to_shared_object(const struct workdir *dir, const char *linked,
                              const char **output)
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
-    char plugin[PATH_MAX + 32], march[64];
+    char plugin[PATH_MAX + 32];
     struct argv b = {.count = 0};
     arg(&b, tc->llvm_link);
     arg(&b, linked);
@@ -386,7 +390,7 @@ static bool to_shared_object(const struct workdir *dir, const char *linked,
     if (!run_argv(dir, &b))
         return false;
     struct argv c = {.count = 0};
-    clang_common(&c, tc, "ir", march);
+    clang_common(&c, tc, "ir");
     arg(&c, "-O3");
     clang_back(&c, tc, plugin);
     arg(&c, "full.bc");
@@ -432,7 +436,7 @@ static bool from_il(const struct workdir *dir,
                     const struct refcl_compile_job *job, const char **output)
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
-    char path[PATH_MAX], march[64];
+    char path[PATH_MAX];
     if (!path_in(dir, "program.spv", path) ||
         !write_bytes(path, job->il->bytes, job->il->size))
         return false;
@@ -445,7 +449,7 @@ static bool from_il(const struct workdir *dir,
     if (!run_argv(dir, &a))
         return false;
     struct argv b = {.count = 0};
-    clang_common(&b, tc, "ir", march);
+    clang_common(&b, tc, "ir");
     arg(&b, "-Wno-override-module");
     arg(&b, "-mllvm");
     arg(&b, "-opaque-pointers");

@@ -63,6 +63,19 @@ long refcl_program_device_index(const struct _cl_program *program,
     return -1;
 }
 
+/* Device @p i's executable, read under the build lock: a build may be
+ * recording it (clang runs without the lock). The lock guards the
+ * program's builds, not what callers see of the program: const. */
+static const struct refcl_executable *
+executable_of(const struct _cl_program *program, size_t i)
+{
+    pthread_mutex_t *lock = (pthread_mutex_t *)&program->build_lock;
+    pthread_mutex_lock(lock);
+    const struct refcl_executable *e = program->builds[i].executable;
+    pthread_mutex_unlock(lock);
+    return e;
+}
+
 bool refcl_program_runs_on(const struct _cl_program *program,
                            const struct _cl_device_id *device)
 {
@@ -70,7 +83,7 @@ bool refcl_program_runs_on(const struct _cl_program *program,
         long i = refcl_program_device_index(program,
                                             (const struct _cl_device_id *)d);
         if (i >= 0 && (refcl_program_builtin(program) ||
-                       program->builds[i].executable))
+                       executable_of(program, (size_t)i)))
             return true;
     }
     return false;
@@ -82,7 +95,7 @@ size_t refcl_program_executable_kernels(const struct _cl_program *program,
 {
     const struct refcl_executable *e =
         device_index < program->num_devices
-            ? program->builds[device_index].executable
+            ? executable_of(program, device_index)
             : NULL;
     *kernels = e ? e->table->kernels : NULL;
     return e ? e->table->num_kernels : 0;

@@ -10,8 +10,12 @@
  * garbage, truncated, foreign and damaged binaries refused; pfn_notify.
  * Skipped (77) where the device reports no compiler.
  */
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -349,6 +353,52 @@ static void check_cpu(unsigned char *bytes, size_t size)
     reseal(bytes, size);
 }
 
+static void *build_in_thread(void *program)
+{
+    static cl_int status;
+    status = clBuildProgram(program, 0, NULL, NULL, NULL, NULL);
+    return &status;
+}
+
+/* While clang runs, the build is CL_BUILD_IN_PROGRESS, a kernel cannot be
+ * made ("CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+ * executable for program") and another build is refused
+ * ("CL_INVALID_OPERATION if the build of a program executable for any of
+ * the devices listed in device_list by a previous call to clBuildProgram
+ * for program has not completed"). The source is new to the cache, so
+ * clang runs for a tenth of a second at least. */
+static void check_in_progress(void)
+{
+    char source[200];
+    snprintf(source, sizeof(source), "/* %ld %ld */\n%s", (long)getpid(),
+             (long)time(NULL), saxpy);
+    cl_program program = from_source(source);
+    pthread_t builder;
+    CHECK_EQ(pthread_create(&builder, NULL, build_in_thread, program), 0);
+    cl_build_status status = CL_BUILD_NONE;
+    int seen = 0;
+    do {
+        CHECK_EQ(clGetProgramBuildInfo(program, device,
+                                       CL_PROGRAM_BUILD_STATUS,
+                                       sizeof(status), &status, NULL),
+                 CL_SUCCESS);
+        if (status == CL_BUILD_IN_PROGRESS && !seen++) {
+            cl_int err = 1;
+            CHECK(clCreateKernel(program, "saxpy", &err) == NULL);
+            CHECK_EQ(err, CL_INVALID_PROGRAM_EXECUTABLE);
+            CHECK_EQ(clBuildProgram(program, 1, &device, NULL, NULL, NULL),
+                     CL_INVALID_OPERATION);
+        }
+    } while (status == CL_BUILD_NONE || status == CL_BUILD_IN_PROGRESS);
+    void *result;
+    CHECK_EQ(pthread_join(builder, &result), 0);
+    CHECK_EQ(*(cl_int *)result, CL_SUCCESS);
+    CHECK_EQ(status, CL_BUILD_SUCCESS);
+    CHECK(seen > 0);
+    check_names(program, "saxpy;nothing", 2);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+}
+
 /* build -> binaries -> a program with them -> build -> kernel names. */
 static void check_binaries(void)
 {
@@ -469,6 +519,7 @@ int main(void)
     CHECK_EQ(err, CL_SUCCESS);
 
     check_build();
+    check_in_progress();
     check_options_refused();
     check_syntax_error();
     check_compile_link();
