@@ -30,7 +30,7 @@ struct cpuid_regs {
 static struct cpuid_regs cpuid(unsigned leaf)
 {
     struct cpuid_regs r = {0, 0, 0, 0};
-    if (__get_cpuid_max(leaf & 0x80000000u, NULL) >= leaf)
+    if ((unsigned)__get_cpuid_max(leaf & 0x80000000u, NULL) >= leaf)
         __cpuid_count(leaf, 0, r.a, r.b, r.c, r.d);
     return r;
 }
