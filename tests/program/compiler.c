@@ -193,6 +193,29 @@ static void check_syntax_error(void)
 }
 
 /* clCompileProgram with headers named with directories, then links. */
+/* clLinkProgram takes any number of input programs: the kernel, its
+ * library and 198 empty objects (the CTS links 256 in
+ * multi_file_libraries; refcl once stopped at 64). */
+static void check_many_inputs(cl_program kernel, cl_program library)
+{
+    enum { COUNT = 200 };
+    cl_program empty = from_source("/* nothing */\n");
+    CHECK_EQ(clCompileProgram(empty, 0, NULL, NULL, 0, NULL, NULL, NULL,
+                              NULL), CL_SUCCESS);
+    cl_program inputs[COUNT] = {kernel, library};
+    for (size_t i = 2; i < COUNT; i++)
+        inputs[i] = empty;
+    cl_int err = 1;
+    cl_program exe = clLinkProgram(context, 0, NULL, NULL, COUNT, inputs,
+                                   NULL, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    check_record(exe, device, CL_BUILD_SUCCESS, "",
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    check_names(exe, "k", 1);
+    CHECK_EQ(clReleaseProgram(exe), CL_SUCCESS);
+    CHECK_EQ(clReleaseProgram(empty), CL_SUCCESS);
+}
+
 static void check_compile_link(void)
 {
     cl_program header = from_source("#define SCALE 3\n");
@@ -271,6 +294,8 @@ static void check_compile_link(void)
     CHECK(clLinkProgram(context, 0, NULL, NULL, 1, &header, NULL, NULL,
                         &err) == NULL);
     CHECK_EQ(err, CL_INVALID_OPERATION);
+
+    check_many_inputs(kernel, library);
 
     cl_program all[] = {header, helper, kernel, alone, library, exe};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
