@@ -130,6 +130,15 @@ static void check_build(void)
                  CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     check_record(program, device, CL_BUILD_SUCCESS, every,
                  CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    /* Built for the device alone: subs[0], its sub-device in the program,
+     * gets that build too (the CTS's device_partition builds for a parent
+     * and runs on its sub-devices). */
+    CHECK_EQ(clBuildProgram(program, 1, &device, "-DPARENT", NULL, NULL),
+             CL_SUCCESS);
+    check_record(program, device, CL_BUILD_SUCCESS, "-DPARENT",
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    check_record(program, subs[0], CL_BUILD_SUCCESS, "-DPARENT",
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
 }
 
@@ -341,7 +350,7 @@ static void check_binaries(void)
     CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(sizes),
                               sizes, NULL), CL_SUCCESS);
     CHECK(sizes[0] > 64);
-    CHECK_EQ(sizes[1], 0); /* subs[0]: never built */
+    CHECK_EQ(sizes[1], sizes[0]); /* subs[0]: the device's build serves it */
     unsigned char *bytes = malloc(sizes[0]);
     unsigned char *out[2] = {bytes, NULL};
     CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(out), out,
@@ -351,10 +360,11 @@ static void check_binaries(void)
     cl_int err = 1, status[2] = {7, 7};
     const unsigned char *binaries[2] = {bytes, bytes};
     cl_device_id two[2] = {device, subs[0]};
-    cl_program copy = clCreateProgramWithBinary(context, 2, two, sizes,
+    size_t lengths[2] = {sizes[0], 0};
+    cl_program copy = clCreateProgramWithBinary(context, 2, two, lengths,
                                                 binaries, status, &err);
     CHECK_EQ(err, CL_INVALID_VALUE); /* lengths[1] is zero */
-    size_t lengths[2] = {sizes[0], sizes[0]};
+    lengths[1] = sizes[0];
     copy = clCreateProgramWithBinary(context, 2, two, lengths, binaries,
                                      status, &err);
     CHECK_EQ(err, CL_SUCCESS);
