@@ -168,6 +168,13 @@ static const cl_name_version opencl_c_versions[] = {
     {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
 };
 
+/* CL_DEVICE_ILS_WITH_VERSION, as REFCL_IL_VERSIONS. */
+static const cl_name_version il_versions[] = {
+    {CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
+    {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 3, 0), "SPIR-V"},
+    {CL_MAKE_VERSION(1, 4, 0), "SPIR-V"},
+};
+
 /* Optional OpenCL C 3.0 features; __opencl_c_fp64 goes with cl_khr_fp64. */
 static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
@@ -532,11 +539,14 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_EXTENSIONS:
     case CL_DEVICE_EXTENSIONS_WITH_VERSION:
         return reply_extensions(param_name, q.size, q.value, q.size_ret);
-    /* No intermediate language: "" and no entries. */
+    /* SPIR-V where the translator is; else "" and no entries. */
     case CL_DEVICE_IL_VERSION:
-        return answer_string(q, "");
+        return answer_string(q, refcl_toolchain_reads_il() ? REFCL_IL_VERSIONS
+                                                           : "");
     case CL_DEVICE_ILS_WITH_VERSION:
-        return answer_array(q, NULL, 0);
+        return refcl_toolchain_reads_il()
+                   ? answer_array(q, il_versions, sizeof(il_versions))
+                   : answer_array(q, NULL, 0);
     /* The built-in kernels (docs/built-in-kernels.md), on every device. */
     case CL_DEVICE_BUILT_IN_KERNELS:
         return answer_string(q, builtins->names);
