@@ -422,15 +422,159 @@ def guarded(out, t, fn, *args):
 
 
 # ---- conversions ----------------------------------------------------------
+ROUNDINGS = ["", "_rte", "_rtz", "_rtp", "_rtn"]
+# A floating value rounded to an integral one, per rounding mode.
+ROUND = {"_rte": "__builtin_elementwise_roundeven",
+         "_rtz": "__builtin_elementwise_trunc",
+         "_rtp": "__builtin_elementwise_ceil",
+         "_rtn": "__builtin_elementwise_floor"}
+MANTISSA = {"float": 24, "double": 53}
+
+
+def int_range(t):
+    bits = BITS[t]
+    if t in SIGNED:
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def literal(t, n, v):
+    """The integer @v as @t at width @n, written without overflow."""
+    text = f"{v}UL" if v >= 0 else f"(-{-v - 1}L - 1)"
+    return f"({vec(t, n)})({text})"
+
+
+def fliteral(t, n, v):
+    """The integer @v, exactly representable in the floating type @t."""
+    return f"({vec(t, n)})({float(v).hex()})"
+
+
+def mask(expr, of, to, n):
+    """A comparison's result on @of values made the mask of @to values
+    (same count): scalars' comparisons are all int, vectors' have the
+    size of their operands."""
+    if n == 1 or BITS[of] == BITS[to]:
+        return expr
+    return f"convert_{vec(signed(to), n)}({expr})"
+
+
 def convert_type(out, dst, src, n):
-    """convert_<dst>n(<src>n), default rounding: C's (toward zero to an
-    integer, to nearest even to a floating type), undefined out of range."""
+    """convert_<dst>n[_sat][_<mode>](<src>n): C's conversion where it is
+    exact, else rounded in the named mode (default: toward zero to an
+    integer, to nearest even to a floating type); _sat clamps to the
+    destination's range and makes NaN 0."""
     D, S = vec(dst, n), vec(src, n)
-    body = ret(f"({D})(x)" if n == 1 else f"__builtin_convertvector(x, {D})")
-    text = func(D, f"convert_{D}", [(S, "x")], body)
+    text = ""
+    for sat in ("", "_sat") if dst in INTS else ("",):
+        for mode in ROUNDINGS:
+            text += func(D, f"convert_{D}{sat}{mode}", [(S, "x")],
+                         convert_body(dst, src, n, sat, mode))
     if "double" in (dst, src):
         text = "#ifdef cl_khr_fp64\n" + text + "#endif\n"
     out.add(text)
+
+
+def plain(dst, n, x="x"):
+    D = vec(dst, n)
+    return f"({D})({x})" if n == 1 else f"__builtin_convertvector({x}, {D})"
+
+
+def convert_body(dst, src, n, sat, mode):
+    if dst in INTS and src in INTS:
+        return ret(plain(dst, n, int_clamp(dst, src, n) if sat else "x"))
+    if dst in INTS:
+        return float_to_int(dst, src, n, sat, mode or "_rtz")
+    exact = (src in INTS and BITS[src] < MANTISSA[dst]) or \
+        (src in FLOATS and BITS[src] <= BITS[dst])
+    if exact or mode in ("", "_rte"):
+        return ret(plain(dst, n))
+    return directed(dst, src, n, mode)
+
+
+def int_clamp(dst, src, n):
+    """@src's x clamped to what @dst holds, in @src (which holds both
+    bounds of the intersection)."""
+    (slo, shi), (dlo, dhi) = int_range(src), int_range(dst)
+    x = "x"
+    if dlo > slo:
+        x = f"(x < {literal(src, n, dlo)} ? {literal(src, n, dlo)} : {x})"
+    if dhi < shi:
+        x = f"(x > {literal(src, n, dhi)} ? {literal(src, n, dhi)} : {x})"
+    return x
+
+
+def float_to_int(dst, src, n, sat, mode):
+    F = vec(src, n)
+    r = "x" if mode == "_rtz" else f"{ROUND[mode]}(x)"
+    if not sat:
+        return ret(plain(dst, n, r))
+    lo, hi = int_range(dst)
+    # The largest value of @src below 2^bits (2^(bits-1) if signed), the
+    # bound past which every value saturates.
+    top = hi if hi.bit_length() <= MANTISSA[src] else \
+        (1 << hi.bit_length()) - (1 << (hi.bit_length() - MANTISSA[src]))
+    clamped = (f"__builtin_elementwise_min(__builtin_elementwise_max(r, "
+               f"{fliteral(src, n, lo)}), {fliteral(src, n, top)})")
+    body = (f"{F} r = {r}; r = r != r ? ({F})(0) : r; "
+            f"{vec(dst, n)} v = {plain(dst, n, clamped)}; ")
+    if top == hi:
+        return body + ret("v")
+    over = mask(f"r > {fliteral(src, n, top)}", src, dst, n)
+    return body + ret(f"{over} ? {literal(dst, n, hi)} : v")
+
+
+def directed(dst, src, n, mode):
+    """@src's x to the floating type @dst, rounded toward zero, +inf or
+    -inf: rounded to nearest, then moved one ulp where that went the
+    wrong way, as exact comparisons with x tell."""
+    D, I = vec(dst, n), vec(signed(dst), n)
+    body = f"{D} r = {plain(dst, n)}; "
+    if src in FLOATS:
+        w = plain(src, n, "r")
+        body += (f"{I} above = {mask(f'{w} > x', src, dst, n)}, "
+                 f"below = {mask(f'{w} < x', src, dst, n)}; ")
+    else:
+        # r as an integer, exactly: r is at most the source's bound 2^k,
+        # the one value r takes above @top, where r > x.
+        hi = int_range(src)[1]
+        k = hi.bit_length()
+        top = fliteral(dst, n, (1 << k) - (1 << (k - MANTISSA[dst])))
+        back = plain(src, n, f"__builtin_elementwise_min(r, {top})")
+        body += (f"{I} big = r > {top}, "
+                 f"above = big | {mask(f'({back} > x)', src, dst, n)}, "
+                 f"below = ~big & {mask(f'({back} < x)', src, dst, n)}; ")
+        if n == 1:
+            body = body.replace("~big", "!big")
+    # One ulp away from zero is the next bit pattern, toward zero the
+    # previous. Inexact, r has x's sign, or is a zero of x's sign where x
+    # is tiny (which only rounding away from zero moves).
+    bits = f"as_{I}(r)"
+    one = f"({I})(1)"
+    away = f"({bits} < 0 ? -{one} : {one})"
+    step = {"_rtz": (f"(r > 0 ? above : r < 0 ? below : ({I})(0))",
+                     f"-{one}"),
+            "_rtp": ("below", away),
+            "_rtn": ("above", f"-{away}")}[mode]
+    return body + ret(f"as_{D}({step[0]} ? {bits} + {step[1]} : {bits})")
+
+
+# ---- shuffle ----------------------------------------------------------------
+COMPONENTS = "0123456789abcdef"
+
+
+def shuffle_type(out, t, m, n):
+    """shuffle(<t>m, mask) and shuffle2(<t>m, <t>m, mask) to <t>n: only
+    the mask's low bits that index the input count (ilogb(2m - 1) + 1 of
+    them, and one more for shuffle2's second vector)."""
+    T, M = vec(t, m), vec(unsigned(t), n)
+    comps = [f"mask.s{COMPONENTS[i]}" for i in range(n)]
+    one = ", ".join(f"x[{c} & {m - 1}]" for c in comps)
+    two = ", ".join(f"({c} & {m} ? y : x)[{c} & {m - 1}]" for c in comps)
+    text = func(vec(t, n), "shuffle", [(T, "x"), (M, "mask")],
+                ret(f"({vec(t, n)})({one})"))
+    text += func(vec(t, n), "shuffle2", [(T, "x"), (T, "y"), (M, "mask")],
+                 ret(f"({vec(t, n)})({two})"))
+    fp64_guard(out, t, text)
 
 
 # ---- atomics --------------------------------------------------------------
@@ -515,6 +659,11 @@ def main():
             for d in INTS + FLOATS:
                 for s in INTS + FLOATS:
                     convert_type(out, d, s, n)
+    elif family == "shuffle":
+        for t in INTS + FLOATS:
+            for m in (2, 4, 8, 16):
+                for n in (2, 4, 8, 16):
+                    shuffle_type(out, t, m, n)
     elif family == "atomic":
         atomics(out)
     else:
