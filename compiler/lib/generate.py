@@ -577,6 +577,63 @@ def shuffle_type(out, t, m, n):
     fp64_guard(out, t, text)
 
 
+# ---- async copies -----------------------------------------------------------
+# A work-group's work-items run one after the other on one thread, so a
+# "collective" copy is done by all of them, each copying its own contiguous
+# share; wait_group_events is a barrier, after which every share is done
+# and visible (the pass splits the work-group at barriers in inlined
+# library code too). The returned event is the one passed: the barrier
+# waits for every copy, whichever events name them.
+ASYNC_PREAMBLE = """size_t __attribute__((overloadable)) get_local_linear_id(void);
+/* [*begin, *end): this work-item's share of @count elements. */
+static void __refcl_async_share(size_t count, size_t *begin, size_t *end)
+{
+    size_t items = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    size_t share = (count + items - 1) / items;
+    *begin = min(get_local_linear_id() * share, count);
+    *end = min(*begin + share, count);
+}
+"""
+
+
+def async_type(out, t, n):
+    T = vec(t, n)
+    share = "size_t i, end; __refcl_async_share(num, &i, &end); "
+    loop = "for (; i < end; i++) dst[{d}] = src[{s}]; return event;"
+    text = ""
+    for dst, src, strided in (("__local", "__global", "i * stride"),
+                              ("__global", "__local", "i * stride")):
+        params = [(f"{dst} {T} *", "dst"), (f"const {src} {T} *", "src"),
+                  ("size_t", "num")]
+        text += func("event_t", "async_work_group_copy",
+                     params + [("event_t", "event")],
+                     share + loop.format(d="i", s="i"))
+        # The stride applies to the global side.
+        d, s = ("i", strided) if dst == "__local" else (strided, "i")
+        text += func("event_t", "async_work_group_strided_copy",
+                     params + [("size_t", "stride"), ("event_t", "event")],
+                     share + loop.format(d=d, s=s))
+    # A hint with nothing to do: the caches fetch what the copy touches.
+    text += func("void", "prefetch", [(f"const __global {T} *", "p"),
+                                      ("size_t", "num")],
+                 "(void)p; (void)num;")
+    fp64_guard(out, t, text)
+
+
+def async_family(out):
+    """The copies (named address spaces: compiled once, as 1.2) and
+    wait_group_events (a private or generic list: compiled as both)."""
+    out.add("#if __OPENCL_C_VERSION__ < 200\n" + ASYNC_PREAMBLE)
+    for t in INTS + FLOATS:
+        for n in WIDTHS:
+            async_type(out, t, n)
+    out.add("#endif\n")
+    out.add(func("void", "wait_group_events",
+                 [("int", "count"), ("event_t *", "events")],
+                 "(void)count; (void)events; "
+                 "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"))
+
+
 # ---- atomics --------------------------------------------------------------
 ATOMIC_OPS = {"add": "__atomic_fetch_add(p, v, R)",
               "sub": "__atomic_fetch_sub(p, v, R)",
@@ -664,6 +721,8 @@ def main():
             for m in (2, 4, 8, 16):
                 for n in (2, 4, 8, 16):
                     shuffle_type(out, t, m, n)
+    elif family == "async":
+        async_family(out)
     elif family == "atomic":
         atomics(out)
     else:
