@@ -646,31 +646,46 @@ ATOMIC_OPS = {"add": "__atomic_fetch_add(p, v, R)",
 EXTENDED = ("min", "max", "and", "or", "xor")
 
 
+def atomic_functions(prefix, space, t, ops):
+    """@prefix's @ops (ATOMIC_OPS' names, inc, dec, cmpxchg) of @t in
+    @space: relaxed read-modify-writes, the order these functions
+    promise."""
+    p = [(f"volatile {space} {t} *", "p"), (t, "v")]
+    text = ""
+    for op in ops:
+        if op in ATOMIC_OPS:
+            text += func(t, prefix + op, p, ret(ATOMIC_OPS[op]))
+        elif op in ("inc", "dec"):
+            fetch = "add" if op == "inc" else "sub"
+            text += func(t, prefix + op, p[:1],
+                         ret(f"__atomic_fetch_{fetch}(p, 1, R)"))
+        else:
+            text += func(t, prefix + op, p[:1] + [(t, "cmp"), (t, "v")],
+                         "__atomic_compare_exchange_n(p, &cmp, v, 0, R, R); "
+                         + ret("cmp"))
+    return text
+
+
+BASE = ["add", "sub", "xchg", "inc", "dec", "cmpxchg"]
+
+
 def atomics(out):
-    """OpenCL C 1.2's 32-bit atomic_* and the cl_khr_*_int32_* atom_*:
-    relaxed read-modify-writes, the order those functions promise."""
+    """OpenCL C 1.2's 32-bit atomic_*, the cl_khr_*_int32_* atom_* and
+    the cl_khr_int64_{base,extended}_atomics atom_* of (u)long."""
     out.add("#define R __ATOMIC_RELAXED\n")
     for space in ("__global", "__local"):
         kind = space[2:]
         for t in ("int", "uint"):
-            p = [(f"volatile {space} {t} *", "p"), (t, "v")]
-            p0 = [(f"volatile {space} {t} *", "p")]
-            pc = [(f"volatile {space} {t} *", "p"), (t, "cmp"), (t, "v")]
-            for prefix in ("atomic_", "atom_"):
-                text = ""
-                for op, expr in ATOMIC_OPS.items():
-                    text += func(t, prefix + op, p, ret(expr))
-                text += func(t, prefix + "inc", p0,
-                             ret("__atomic_fetch_add(p, 1, R)"))
-                text += func(t, prefix + "dec", p0,
-                             ret("__atomic_fetch_sub(p, 1, R)"))
-                text += func(t, prefix + "cmpxchg", pc,
-                             "__atomic_compare_exchange_n(p, &cmp, v, 0, R, R); "
-                             + ret("cmp"))
-                if prefix == "atom_":
-                    text = (f"#ifdef cl_khr_{kind}_int32_base_atomics\n"
-                            + text + "#endif\n")
-                out.add(text)
+            out.add(atomic_functions("atomic_", space, t, BASE + list(EXTENDED)))
+            out.add(f"#ifdef cl_khr_{kind}_int32_base_atomics\n"
+                    + atomic_functions("atom_", space, t, BASE + list(EXTENDED))
+                    + "#endif\n")
+        for t in ("long", "ulong"):
+            out.add("#ifdef cl_khr_int64_base_atomics\n"
+                    + atomic_functions("atom_", space, t, BASE) + "#endif\n")
+            out.add("#ifdef cl_khr_int64_extended_atomics\n"
+                    + atomic_functions("atom_", space, t, EXTENDED)
+                    + "#endif\n")
         out.add(func("float", "atomic_xchg",
                      [(f"volatile {space} float *", "p"), ("float", "v")],
                      ret(f"as_float(__atomic_exchange_n((volatile {space} "
