@@ -88,9 +88,16 @@ MATH1 = {
     "sin": "__builtin_sin", "cos": "__builtin_cos", "tan": "__builtin_tan",
     "atan": "__builtin_atan", "tanh": "__builtin_tanh",
     "round": "__builtin_round",
+    "acos": "__builtin_acos", "asin": "__builtin_asin",
+    "acosh": "__builtin_acosh", "asinh": "__builtin_asinh",
+    "atanh": "__builtin_atanh", "cosh": "__builtin_cosh",
+    "sinh": "__builtin_sinh", "erf": "__builtin_erf",
+    "erfc": "__builtin_erfc",
+    "expm1": "__builtin_expm1", "log1p": "__builtin_log1p",
+    "tgamma": "__builtin_tgamma",
 }
 MATH2 = {"pow": "__builtin_pow", "atan2": "__builtin_atan2",
-         "copysign": "__builtin_copysign"}
+         "copysign": "__builtin_copysign", "hypot": "__builtin_hypot"}
 # Elementwise clang builtins: vector code as written.
 ELEMENTWISE1 = {"fabs": "__builtin_elementwise_abs",
                 "floor": "__builtin_elementwise_floor",
@@ -126,6 +133,9 @@ def math_type(out, t, n):
         "fma", ["a", "b", "c"], n, t)))
     text += func(T, "mad", [(T, "a"), (T, "b"), (T, "c")], ret("a * b + c"))
     text += func(T, "rsqrt", x1, ret("1 / sqrt(x)"))
+    # libm's exp10 is a GNU extension clang has no builtin for; pow of an
+    # exact 10 is within glibc's 1 ulp.
+    text += func(T, "exp10", x1, ret(f"pow(({T})(10), x)"))
     for name, b in (("fmin", "__builtin_elementwise_min"),
                     ("fmax", "__builtin_elementwise_max")):
         text += func(T, name, x2, ret(f"{b}(x, y)"))
