@@ -237,20 +237,37 @@ static bool tool_run(const struct workdir *dir, char *const argv[])
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-/* argv under construction: fixed room, enough for every step (more
- * arguments are refused by run_argv). */
+/* argv under construction, grown as needed: clLinkProgram takes any number
+ * of programs and the options any number of words. A failed allocation is
+ * remembered and refused by run_argv. */
 struct argv {
-    const char *arg[96];
-    size_t count;
+    const char **arg;
+    size_t count, room;
+    bool failed;
 };
 
 static void arg(struct argv *a, const char *s)
 {
-    if (a->count + 1 < sizeof(a->arg) / sizeof(a->arg[0]))
-        a->arg[a->count++] = s;
-    else
-        a->count = sizeof(a->arg) / sizeof(a->arg[0]) - 1;
+    if (a->failed)
+        return;
+    if (a->count + 2 > a->room) {
+        size_t room = a->room ? 2 * a->room : 64;
+        const char **grown = realloc(a->arg, room * sizeof(*grown));
+        if (!grown) {
+            a->failed = true;
+            return;
+        }
+        a->arg = grown;
+        a->room = room;
+    }
+    a->arg[a->count++] = s;
     a->arg[a->count] = NULL;
+}
+
+static void argv_free(struct argv *a)
+{
+    free(a->arg);
+    *a = (struct argv){0};
 }
 
 static const char *std_arg(unsigned cl_std)
@@ -321,13 +338,16 @@ static void clang_libraries(struct argv *a)
     arg(a, "-Wl,--no-undefined");
 }
 
+/* Runs @p a and frees it. */
 static bool run_argv(const struct workdir *dir, struct argv *a)
 {
-    if (a->count + 1 >= sizeof(a->arg) / sizeof(a->arg[0])) {
-        log_note(dir, "refcl: too many compiler arguments\n");
-        return false;
-    }
-    return tool_run(dir, (char *const *)a->arg);
+    bool ran = false;
+    if (a->failed || !a->arg)
+        log_note(dir, "refcl: no memory for the compiler's arguments\n");
+    else
+        ran = tool_run(dir, (char *const *)a->arg);
+    argv_free(a);
+    return ran;
 }
 
 /* Source to a shared object (build) or to bitcode (compile). */
@@ -344,7 +364,7 @@ static bool from_source(const struct workdir *dir,
         if (!write_header(dir, &job->headers[i]))
             log_note(dir, "refcl: a header name outside the build "
                           "directory was not written\n");
-    struct argv a = {.count = 0};
+    struct argv a = {0};
     clang_common(&a, tc, "cl");
     clang_front(&a, job);
     /* The files it includes, which the build cache re-checks on a hit. */
@@ -371,6 +391,35 @@ static bool from_source(const struct workdir *dir,
     return run_argv(dir, &a);
 }
 
+/* The objects, written as input<N>.bc, to one module linked.bc. */
+static bool link_objects(const struct workdir *dir,
+                         const struct refcl_compile_job *job)
+{
+    enum { NAME_ROOM = 32 };
+    char path[PATH_MAX];
+    char *names = malloc(job->object_count * NAME_ROOM + 1);
+    if (!names) {
+        log_note(dir, "refcl: no memory for the objects' names\n");
+        return false;
+    }
+    struct argv a = {0};
+    arg(&a, refcl_toolchain()->llvm_link);
+    bool written = true;
+    for (size_t i = 0; i < job->object_count && written; i++) {
+        char *name = names + i * NAME_ROOM;
+        snprintf(name, NAME_ROOM, "input%zu.bc", i);
+        written = path_in(dir, name, path) &&
+                  write_bytes(path, job->objects[i].bytes,
+                              job->objects[i].size);
+        arg(&a, name);
+    }
+    arg(&a, "-o");
+    arg(&a, "linked.bc");
+    bool linked = written ? run_argv(dir, &a) : (argv_free(&a), false);
+    free(names);
+    return linked;
+}
+
 /* The bitcode module @p linked, with the builtins it uses (clang 15 links
  * -mlink-builtin-bitcode only into source, so llvm-link does,
  * internalized), to a shared object. */
@@ -379,7 +428,7 @@ static bool to_shared_object(const struct workdir *dir, const char *linked,
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
     char plugin[PATH_MAX + 32];
-    struct argv b = {.count = 0};
+    struct argv b = {0};
     arg(&b, tc->llvm_link);
     arg(&b, linked);
     arg(&b, "--only-needed");
@@ -389,7 +438,7 @@ static bool to_shared_object(const struct workdir *dir, const char *linked,
     arg(&b, "full.bc");
     if (!run_argv(dir, &b))
         return false;
-    struct argv c = {.count = 0};
+    struct argv c = {0};
     clang_common(&c, tc, "ir");
     arg(&c, "-O3");
     clang_back(&c, tc, plugin);
@@ -404,27 +453,11 @@ static bool from_objects(const struct workdir *dir,
                          const struct refcl_compile_job *job,
                          const char **output)
 {
-    const struct refcl_toolchain *tc = refcl_toolchain();
-    char names[64][32], path[PATH_MAX];
-    if (job->object_count > 64) {
-        log_note(dir, "refcl: more than 64 programs to link\n");
+    if (!link_objects(dir, job))
         return false;
-    }
-    struct argv a = {.count = 0};
-    arg(&a, tc->llvm_link);
-    for (size_t i = 0; i < job->object_count; i++) {
-        snprintf(names[i], sizeof(names[i]), "input%zu.bc", i);
-        if (!path_in(dir, names[i], path) ||
-            !write_bytes(path, job->objects[i].bytes, job->objects[i].size))
-            return false;
-        arg(&a, names[i]);
-    }
-    arg(&a, "-o");
-    arg(&a, "linked.bc");
     *output = "linked.bc";
-    bool linked = run_argv(dir, &a);
-    if (!linked || job->options->create_library)
-        return linked;
+    if (job->options->create_library)
+        return true;
     return to_shared_object(dir, "linked.bc", output);
 }
 
@@ -440,7 +473,7 @@ static bool from_il(const struct workdir *dir,
     if (!path_in(dir, "program.spv", path) ||
         !write_bytes(path, job->il->bytes, job->il->size))
         return false;
-    struct argv a = {.count = 0};
+    struct argv a = {0};
     arg(&a, tc->llvm_spirv);
     arg(&a, "-r");
     arg(&a, "program.spv");
@@ -448,7 +481,7 @@ static bool from_il(const struct workdir *dir,
     arg(&a, "spirv.bc");
     if (!run_argv(dir, &a))
         return false;
-    struct argv b = {.count = 0};
+    struct argv b = {0};
     clang_common(&b, tc, "ir");
     arg(&b, "-Wno-override-module");
     arg(&b, "-mllvm");

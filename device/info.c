@@ -121,6 +121,9 @@ static const cl_name_version device_only_extensions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
     {CL_MAKE_VERSION(1, 0, 0), "cles_khr_int64"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+    /* compiler/lib's atom_* of long and ulong (docs/builtins.md). */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_base_atomics"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
     {CL_REFCL_DEVICE_CPUSET_EXTENSION_VERSION,
      CL_REFCL_DEVICE_CPUSET_EXTENSION_NAME},
     /* memory/import.c: "cl_arm_import_memory will be reported if at least

@@ -20,6 +20,7 @@
 
 #include "refcl/api.h"
 #include "refcl/context.h"
+#include "refcl/device.h"
 #include "refcl/info.h"
 #include "refcl/kernel_abi.h"
 #include "refcl/program.h"
@@ -212,7 +213,36 @@ static cl_int from_binary(struct refcl_build *build, const char *options)
     return status;
 }
 
-/* Marks the builds of the named devices CL_BUILD_IN_PROGRESS, their old
+/* True if @p device is @p named or one of its sub-devices (at any depth). */
+static bool part_of(const struct _cl_device_id *device,
+                    const struct _cl_device_id *named)
+{
+    for (const struct refcl_object *d = &device->obj; d; d = d->parent)
+        if (d == &named->obj)
+            return true;
+    return false;
+}
+
+/* Whether the program's device @p i is built: when devices are named, the
+ * named ones and the program's sub-devices of them. The spec builds "for
+ * devices specified in this list" and does not say "only"; a sub-device
+ * runs the same code on part of its parent's compute units, and the CTS
+ * (device_partition's test_device_set builds for the parent device and
+ * runs the kernels on the sub-devices of the same context) expects the
+ * parent's build to serve them, as pocl and Intel's CPU runtime do. */
+static bool build_target(const struct _cl_program *program,
+                         cl_uint num_devices, const cl_device_id *device_list,
+                         cl_uint i)
+{
+    if (!num_devices)
+        return true;
+    for (cl_uint k = 0; k < num_devices; k++)
+        if (part_of(program->devices[i], device_list[k]))
+            return true;
+    return false;
+}
+
+/* Marks the builds of the devices built (build_target) CL_BUILD_IN_PROGRESS, their old
  * executables gone (no kernels hold them: unchangeable), so that
  * clGetProgramBuildInfo tells the truth and clCreateKernel finds no
  * executable while clang runs without the lock. CL_INVALID_OPERATION "if
@@ -222,27 +252,25 @@ static cl_int from_binary(struct refcl_build *build, const char *options)
 static cl_int build_claim(struct _cl_program *program, cl_uint num_devices,
                           const cl_device_id *device_list)
 {
-    cl_uint count = num_devices ? num_devices : program->num_devices;
-    for (cl_uint k = 0; k < count; k++)
-        if (program->builds[target(program, num_devices, device_list, k)]
-                .status == CL_BUILD_IN_PROGRESS)
+    for (cl_uint i = 0; i < program->num_devices; i++)
+        if (build_target(program, num_devices, device_list, i) &&
+            program->builds[i].status == CL_BUILD_IN_PROGRESS)
             return REFCL_FAIL(CL_INVALID_OPERATION, "\"if the build of a "
                               "program executable for any of the devices "
                               "listed in device_list by a previous call to "
                               "clBuildProgram for program has not "
                               "completed\"");
-    for (cl_uint k = 0; k < count; k++) {
-        struct refcl_build *build =
-            &program->builds[target(program, num_devices, device_list, k)];
-        if (!program->from_binary) {
-            refcl_build_clear(build);
-            build->status = CL_BUILD_IN_PROGRESS;
-        }
+    for (cl_uint i = 0; i < program->num_devices; i++) {
+        if (program->from_binary ||
+            !build_target(program, num_devices, device_list, i))
+            continue;
+        refcl_build_clear(&program->builds[i]);
+        program->builds[i].status = CL_BUILD_IN_PROGRESS;
     }
     return CL_SUCCESS;
 }
 
-/* Records the outcome of the compiler run for each named device (or loads
+/* Records the outcome of the compiler run for each device built (or loads
  * their binaries); a build that could not be recorded is an error, never
  * left in progress. Called with the lock held. */
 static cl_int build_record(struct _cl_program *program, cl_uint num_devices,
@@ -252,11 +280,11 @@ static cl_int build_record(struct _cl_program *program, cl_uint num_devices,
                            const struct refcl_compile_result *result,
                            cl_int status)
 {
-    cl_uint count = num_devices ? num_devices : program->num_devices;
     cl_int outcome = status;
-    for (cl_uint k = 0; k < count; k++) {
-        struct refcl_build *build =
-            &program->builds[target(program, num_devices, device_list, k)];
+    for (cl_uint i = 0; i < program->num_devices; i++) {
+        if (!build_target(program, num_devices, device_list, i))
+            continue;
+        struct refcl_build *build = &program->builds[i];
         cl_int one = status != CL_SUCCESS ? status
                      : program->from_binary
                          ? from_binary(build, options)

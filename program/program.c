@@ -817,17 +817,22 @@ cl_int CL_API_CALL refcl_clSetProgramReleaseCallback(
                       "program scope global variables\"");
 }
 
-/* CL_INVALID_PROGRAM "if program is not a valid program object created
- * from an intermediate language": no refcl program is. */
+/* CL_INVALID_OPERATION "if no devices associated with program support
+ * intermediate language programs": CL_DEVICE_IL_VERSION is "" (as in
+ * clCreateProgramWithIL). Checked before CL_INVALID_PROGRAM "if program is
+ * not a valid program object created from an intermediate language",
+ * which also holds, since it names the cause (the CTS's
+ * consistency_il_programs asks for it). */
 cl_int CL_API_CALL refcl_clSetProgramSpecializationConstant(
     cl_program program, cl_uint spec_id, size_t spec_size,
     const void *spec_value)
 {
-    (void)program;
     (void)spec_id;
     (void)spec_size;
     (void)spec_value;
-    return REFCL_FAIL(CL_INVALID_PROGRAM, "\"if program is not a valid "
-                      "program object created from an intermediate "
-                      "language\": refcl has none");
+    if (!refcl_object_valid(program, REFCL_PROGRAM))
+        return refcl_invalid_handle(program, REFCL_PROGRAM);
+    return REFCL_FAIL(CL_INVALID_OPERATION, "\"if no devices associated "
+                      "with program support intermediate language "
+                      "programs\"");
 }

@@ -459,7 +459,8 @@ static void check_fixed_strings(void)
              "cl_khr_global_int32_extended_atomics "
              "cl_khr_local_int32_base_atomics "
              "cl_khr_local_int32_extended_atomics %s"
-             "cl_khr_fp64 cl_refcl_device_cpuset cl_arm_import_memory "
+             "cl_khr_fp64 cl_khr_int64_base_atomics "
+             "cl_khr_int64_extended_atomics cl_refcl_device_cpuset cl_arm_import_memory "
              "cl_arm_import_memory_host%s",
              full_profile() ? "" : "cles_khr_int64 ",
              dma_buf_expected() ? " cl_arm_import_memory_dma_buf" : "");
@@ -501,6 +502,8 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
         {CL_MAKE_VERSION(1, 0, 0), "cles_khr_int64"}, /* the 7th */
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_base_atomics"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_refcl_device_cpuset"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
@@ -516,7 +519,7 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
     };
-    size_t count = dma_buf_expected() ? 12 : 11;
+    size_t count = dma_buf_expected() ? 14 : 13;
     if (full_profile()) { /* without cles_khr_int64 */
         memmove(&extensions[6], &extensions[7],
                 (count - 7) * sizeof(extensions[0]));

@@ -134,6 +134,15 @@ static void check_build(void)
                  CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     check_record(program, device, CL_BUILD_SUCCESS, every,
                  CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    /* Built for the device alone: subs[0], its sub-device in the program,
+     * gets that build too (the CTS's device_partition builds for a parent
+     * and runs on its sub-devices). */
+    CHECK_EQ(clBuildProgram(program, 1, &device, "-DPARENT", NULL, NULL),
+             CL_SUCCESS);
+    check_record(program, device, CL_BUILD_SUCCESS, "-DPARENT",
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    check_record(program, subs[0], CL_BUILD_SUCCESS, "-DPARENT",
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
 }
 
@@ -197,6 +206,29 @@ static void check_syntax_error(void)
 }
 
 /* clCompileProgram with headers named with directories, then links. */
+/* clLinkProgram takes any number of input programs: the kernel, its
+ * library and 198 empty objects (the CTS links 256 in
+ * multi_file_libraries; refcl once stopped at 64). */
+static void check_many_inputs(cl_program kernel, cl_program library)
+{
+    enum { COUNT = 200 };
+    cl_program empty = from_source("/* nothing */\n");
+    CHECK_EQ(clCompileProgram(empty, 0, NULL, NULL, 0, NULL, NULL, NULL,
+                              NULL), CL_SUCCESS);
+    cl_program inputs[COUNT] = {kernel, library};
+    for (size_t i = 2; i < COUNT; i++)
+        inputs[i] = empty;
+    cl_int err = 1;
+    cl_program exe = clLinkProgram(context, 0, NULL, NULL, COUNT, inputs,
+                                   NULL, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    check_record(exe, device, CL_BUILD_SUCCESS, "",
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    check_names(exe, "k", 1);
+    CHECK_EQ(clReleaseProgram(exe), CL_SUCCESS);
+    CHECK_EQ(clReleaseProgram(empty), CL_SUCCESS);
+}
+
 static void check_compile_link(void)
 {
     cl_program header = from_source("#define SCALE 3\n");
@@ -275,6 +307,8 @@ static void check_compile_link(void)
     CHECK(clLinkProgram(context, 0, NULL, NULL, 1, &header, NULL, NULL,
                         &err) == NULL);
     CHECK_EQ(err, CL_INVALID_OPERATION);
+
+    check_many_inputs(kernel, library);
 
     cl_program all[] = {header, helper, kernel, alone, library, exe};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -409,7 +443,7 @@ static void check_binaries(void)
     CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(sizes),
                               sizes, NULL), CL_SUCCESS);
     CHECK(sizes[0] > 64);
-    CHECK_EQ(sizes[1], 0); /* subs[0]: never built */
+    CHECK_EQ(sizes[1], sizes[0]); /* subs[0]: the device's build serves it */
     unsigned char *bytes = malloc(sizes[0]);
     unsigned char *out[2] = {bytes, NULL};
     CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(out), out,
@@ -419,10 +453,11 @@ static void check_binaries(void)
     cl_int err = 1, status[2] = {7, 7};
     const unsigned char *binaries[2] = {bytes, bytes};
     cl_device_id two[2] = {device, subs[0]};
-    cl_program copy = clCreateProgramWithBinary(context, 2, two, sizes,
+    size_t lengths[2] = {sizes[0], 0};
+    cl_program copy = clCreateProgramWithBinary(context, 2, two, lengths,
                                                 binaries, status, &err);
     CHECK_EQ(err, CL_INVALID_VALUE); /* lengths[1] is zero */
-    size_t lengths[2] = {sizes[0], sizes[0]};
+    lengths[1] = sizes[0];
     copy = clCreateProgramWithBinary(context, 2, two, lengths, binaries,
                                      status, &err);
     CHECK_EQ(err, CL_SUCCESS);
