@@ -10,8 +10,12 @@
  * garbage, truncated, foreign and damaged binaries refused; pfn_notify.
  * Skipped (77) where the device reports no compiler.
  */
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -340,6 +344,95 @@ static void check_refused(const unsigned char *bytes, size_t size)
     CHECK_EQ(status[1], CL_INVALID_BINARY);
 }
 
+/* The x86-64 psABI level of this CPU, as the test's own compiler sees it
+ * (refcl asks CPUID itself). */
+static const char *host_cpu(void)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx2"))
+        return "x86-64-v4";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("bmi2"))
+        return "x86-64-v3";
+    if (__builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("popcnt"))
+        return "x86-64-v2";
+    return "x86-64";
+#else
+    return "armv8-a";
+#endif
+}
+
+/* The container names the CPU after the target; one with features this
+ * host lacks is refused: "CL_INVALID_BINARY if an invalid program binary
+ * was encountered for any device". */
+static void check_cpu(unsigned char *bytes, size_t size)
+{
+    const char *cpu = host_cpu();
+    size_t target = bytes[24], at = 28 + target + 4;
+    CHECK_EQ(bytes[28 + target], strlen(cpu));
+    CHECK(!memcmp(bytes + at, cpu, strlen(cpu)));
+    if (strncmp(cpu, "x86-64-v", 8))
+        return;
+    /* The next level up, or one no CPU has yet. */
+    unsigned char was = bytes[at + 8];
+    bytes[at + 8] = was == '4' ? '5' : (unsigned char)(was + 1);
+    reseal(bytes, size);
+    check_refused(bytes, size);
+    bytes[at + 8] = was;
+    reseal(bytes, size);
+}
+
+static void *build_in_thread(void *program)
+{
+    static cl_int status;
+    status = clBuildProgram(program, 0, NULL, NULL, NULL, NULL);
+    return &status;
+}
+
+/* While clang runs, the build is CL_BUILD_IN_PROGRESS, a kernel cannot be
+ * made ("CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+ * executable for program") and another build is refused
+ * ("CL_INVALID_OPERATION if the build of a program executable for any of
+ * the devices listed in device_list by a previous call to clBuildProgram
+ * for program has not completed"). The source is new to the cache, so
+ * clang runs for a tenth of a second at least. */
+static void check_in_progress(void)
+{
+    char source[200];
+    snprintf(source, sizeof(source), "/* %ld %ld */\n%s", (long)getpid(),
+             (long)time(NULL), saxpy);
+    cl_program program = from_source(source);
+    pthread_t builder;
+    CHECK_EQ(pthread_create(&builder, NULL, build_in_thread, program), 0);
+    cl_build_status status = CL_BUILD_NONE;
+    int seen = 0;
+    do {
+        CHECK_EQ(clGetProgramBuildInfo(program, device,
+                                       CL_PROGRAM_BUILD_STATUS,
+                                       sizeof(status), &status, NULL),
+                 CL_SUCCESS);
+        if (status == CL_BUILD_IN_PROGRESS && !seen++) {
+            cl_int err = 1;
+            CHECK(clCreateKernel(program, "saxpy", &err) == NULL);
+            CHECK_EQ(err, CL_INVALID_PROGRAM_EXECUTABLE);
+            CHECK_EQ(clBuildProgram(program, 1, &device, NULL, NULL, NULL),
+                     CL_INVALID_OPERATION);
+        }
+    } while (status == CL_BUILD_NONE || status == CL_BUILD_IN_PROGRESS);
+    void *result;
+    CHECK_EQ(pthread_join(builder, &result), 0);
+    CHECK_EQ(*(cl_int *)result, CL_SUCCESS);
+    CHECK_EQ(status, CL_BUILD_SUCCESS);
+    CHECK(seen > 0);
+    check_names(program, "saxpy;nothing", 2);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+}
+
 /* build -> binaries -> a program with them -> build -> kernel names. */
 static void check_binaries(void)
 {
@@ -401,7 +494,8 @@ static void check_binaries(void)
     reseal(bytes, sizes[0]);
     check_refused(bytes, sizes[0]);
     bytes[28] = was;
-    bytes[8] = 2; /* format version */
+    check_cpu(bytes, sizes[0]);
+    bytes[8] = 3; /* format version */
     reseal(bytes, sizes[0]);
     check_refused(bytes, sizes[0]);
     free(bytes);
@@ -460,6 +554,7 @@ int main(void)
     CHECK_EQ(err, CL_SUCCESS);
 
     check_build();
+    check_in_progress();
     check_options_refused();
     check_syntax_error();
     check_compile_link();
