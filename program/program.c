@@ -817,22 +817,28 @@ cl_int CL_API_CALL refcl_clSetProgramReleaseCallback(
                       "program scope global variables\"");
 }
 
-/* CL_INVALID_OPERATION "if no devices associated with program support
- * intermediate language programs": CL_DEVICE_IL_VERSION is "" (as in
- * clCreateProgramWithIL). Checked before CL_INVALID_PROGRAM "if program is
- * not a valid program object created from an intermediate language",
- * which also holds, since it names the cause (the CTS's
- * consistency_il_programs asks for it). */
+/* Specialization constants: refcl gives llvm-spirv none, so an IL program
+ * has no valid spec_id (CL_INVALID_SPEC_ID "if spec_id is not a valid
+ * specialization constant identifier"). */
 cl_int CL_API_CALL refcl_clSetProgramSpecializationConstant(
     cl_program program, cl_uint spec_id, size_t spec_size,
     const void *spec_value)
 {
-    (void)spec_id;
     (void)spec_size;
     (void)spec_value;
     if (!refcl_object_valid(program, REFCL_PROGRAM))
         return refcl_invalid_handle(program, REFCL_PROGRAM);
-    return REFCL_FAIL(CL_INVALID_OPERATION, "\"if no devices associated "
-                      "with program support intermediate language "
-                      "programs\"");
+    /* CL_INVALID_OPERATION "if no devices associated with program support
+     * intermediate language programs" (checked first: the CTS's
+     * consistency_il_programs asks for it on any program). */
+    if (!refcl_toolchain_reads_il())
+        return REFCL_FAIL(CL_INVALID_OPERATION, "\"if no devices "
+                          "associated with program support intermediate "
+                          "language programs\"");
+    if (!program->il.size)
+        return REFCL_FAIL(CL_INVALID_PROGRAM, "\"if program is not a valid "
+                          "program object created from an intermediate "
+                          "language\"");
+    return REFCL_FAIL(CL_INVALID_SPEC_ID, "spec_id %u: refcl supports no "
+                      "specialization constants", spec_id);
 }

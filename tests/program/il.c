@@ -131,6 +131,11 @@ int main(void)
                               &back_size), CL_SUCCESS);
     CHECK_EQ(back_size, size);
     CHECK(!memcmp(back, spirv, size));
+    /* The module has no specialization constant: CL_INVALID_SPEC_ID "if
+     * spec_id is not a valid specialization constant identifier". */
+    cl_uint spec = 1;
+    CHECK_EQ(clSetProgramSpecializationConstant(program, 0, sizeof(spec),
+                                                &spec), CL_INVALID_SPEC_ID);
     CHECK_EQ(clBuildProgram(program, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
     char names[32] = "";
     CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, sizeof(names),

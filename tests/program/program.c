@@ -345,15 +345,20 @@ static void check_build_errors(void)
     /* "clSetProgramReleaseCallback may unconditionally return an error"
      * without program-scope global variables; specialization constants:
      * CL_INVALID_OPERATION "if no devices associated with program support
-     * intermediate language programs" (CL_DEVICE_IL_VERSION is ""). */
+     * intermediate language programs" (CL_DEVICE_IL_VERSION ""), else
+     * CL_INVALID_PROGRAM "if program is not a valid program object created
+     * from an intermediate language". */
     CHECK_EQ(clSetProgramReleaseCallback(program, notify, NULL),
              CL_INVALID_OPERATION);
     CHECK_EQ(clSetProgramReleaseCallback((cl_program)context, notify, NULL),
              CL_INVALID_PROGRAM);
     cl_uint spec = 1;
+    char il_version[64] = "?";
+    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION, sizeof(il_version),
+                             il_version, NULL), CL_SUCCESS);
     CHECK_EQ(clSetProgramSpecializationConstant(program, 0, sizeof(spec),
                                                 &spec),
-             CL_INVALID_OPERATION);
+             il_version[0] ? CL_INVALID_PROGRAM : CL_INVALID_OPERATION);
     CHECK_EQ(clSetProgramSpecializationConstant((cl_program)context, 0,
                                                 sizeof(spec), &spec),
              CL_INVALID_PROGRAM);
