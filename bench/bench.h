@@ -63,6 +63,8 @@ extern const struct work bench_saxpy_units[7]; /* 1, 2, 4, ... 64 units */
 extern const struct work bench_saxpy_source;  /* from OpenCL C everywhere */
 extern const struct work bench_reduce_source;
 extern const struct work bench_reduce_c_all;
+extern const struct work bench_build_uncached; /* saxpy, a new source */
+extern const struct work bench_build_cached;   /* saxpy, built before */
 extern const struct work bench_kernel_create;
 extern const struct work bench_kernel_set_arg;
 

@@ -34,6 +34,11 @@ build_bench() {
     scripts/deps.sh >&2
     cmake -S . -B "$build" -DREFCL_BUILD_BENCH=ON >/dev/null
     cmake --build "$build" -j"$(nproc)" --target refcl refcl_bench >/dev/null
+    # The compiler's parts, where LLVM is there to build them.
+    if cmake --build "$build" --target help | grep -q refcl-workgroup; then
+        cmake --build "$build" -j"$(nproc)" \
+            --target refcl-workgroup refcl_builtins >/dev/null
+    fi
 }
 
 machine() {
@@ -70,6 +75,8 @@ queues.herd-cpu          of    queues.one-cpu        1.5
 saxpy.device             grows saxpy.c-all-threads   0.9
 saxpy.source             grows saxpy.c-all-threads   0.95
 reduce.source            ratio -                     1
+build.uncached           ratio -                     0.5
+build.cached             ratio -                     1
 timer.host               of    clock-gettime         1.5
 timer.device-and-host    of    clock-gettime         1.5
 device-info.threads-2    grows device-info.threads-1 1.5
@@ -90,7 +97,8 @@ run_rounds() { # run_rounds <log dir>
             if [ "$icd" = pocl ]; then file=$pocl_icd; fi
             echo "round $round/$rounds: $icd" >&2
             # shellcheck disable=SC2086 # BENCH_ARGS is a list of options
-            OCL_ICD_VENDORS=$file "$bench" ${BENCH_ARGS:-} \
+            OCL_ICD_VENDORS=$file REFCL_COMPILER_DIR=$build/compiler \
+                "$bench" ${BENCH_ARGS:-} \
                 >"$1/$icd.$round"
         done
     done

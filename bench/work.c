@@ -15,6 +15,7 @@
  * built-in kernel are the same code compiled the same way.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,59 @@ static cl_int reduce_loop(const struct bench *b, long n)
 
 const struct work bench_reduce_source = {reduce_setup, reduce_loop,
                                          saxpy_teardown, 0, 0};
+
+/* ---- building a small program ------------------------------------------ */
+
+static unsigned long build_nonce;
+
+/* One build of the saxpy source; @p fresh makes it a source no cache has
+ * seen (a comment with a number never used before, in this process and,
+ * with the process id, in earlier ones). */
+static cl_int build_once(const struct bench *b, bool fresh)
+{
+    char source[sizeof(saxpy_source) + 64];
+    snprintf(source, sizeof(source), "/* %ld %lu */\n%s",
+             fresh ? (long)getpid() : 0L, fresh ? ++build_nonce : 0ul,
+             saxpy_source);
+    const char *text = source;
+    cl_int err;
+    cl_program program = clCreateProgramWithSource(sx.context, 1, &text,
+                                                   NULL, &err);
+    if (err == CL_SUCCESS)
+        err = clBuildProgram(program, 1, &b->device, "", NULL, NULL);
+    if (program)
+        clReleaseProgram(program);
+    return err;
+}
+
+static cl_int build_setup(const struct bench *b, int units)
+{
+    (void)units;
+    cl_int err;
+    sx.context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &err);
+    return err == CL_SUCCESS ? build_once(b, false) : err; /* the cache's */
+}
+
+static cl_int build_uncached_loop(const struct bench *b, long n)
+{
+    cl_int err = CL_SUCCESS;
+    for (long i = 0; i < n && err == CL_SUCCESS; i++)
+        err = build_once(b, true);
+    return err;
+}
+
+static cl_int build_cached_loop(const struct bench *b, long n)
+{
+    cl_int err = CL_SUCCESS;
+    for (long i = 0; i < n && err == CL_SUCCESS; i++)
+        err = build_once(b, false);
+    return err;
+}
+
+const struct work bench_build_uncached = {build_setup, build_uncached_loop,
+                                          saxpy_teardown, 0, 0};
+const struct work bench_build_cached = {build_setup, build_cached_loop,
+                                        saxpy_teardown, 0, 0};
 
 #define SAXPY_UNITS(n) {saxpy_setup, saxpy_loop, saxpy_teardown, n, SAXPY_BYTES}
 const struct work bench_saxpy_units[7] = {

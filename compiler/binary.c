@@ -8,6 +8,7 @@
  *   kernel ABI version     u32 (REFCL_ABI_VERSION)
  *   run flags              u32 (REFCL_BINARY_UNIFORM, REFCL_BINARY_ARG_INFO)
  *   target length, target  u32, bytes (clang's -target)
+ *   CPU length, CPU        u32, bytes (clang's -march=, refcl/compiler.h)
  *   options length, text   u32, bytes (the build options)
  *   payload size, payload  u64, bytes (bitcode, or the shared object)
  *   checksum               u64, FNV-1a of every byte before it
@@ -20,7 +21,7 @@
 #include "refcl/kernel_abi.h"
 
 #define BINARY_MAGIC "REFCLBIN"
-#define BINARY_FORMAT 1u
+#define BINARY_FORMAT 2u
 
 static uint64_t fnv1a(const unsigned char *p, size_t n)
 {
@@ -49,7 +50,10 @@ bool refcl_binary_write(const struct refcl_binary *binary,
 {
     const char *target = refcl_compiler_target();
     size_t target_length = strlen(target);
-    size_t size = 8 + 5 * 4 + target_length + 4 + binary->options_length +
+    const char *cpu = refcl_compiler_cpu();
+    size_t cpu_length = strlen(cpu);
+    size_t size = 8 + 5 * 4 + target_length + 4 + cpu_length + 4 +
+                  binary->options_length +
                   8 + binary->payload_size + 8;
     unsigned char *p = out->bytes = malloc(size);
     if (!p)
@@ -61,6 +65,8 @@ bool refcl_binary_write(const struct refcl_binary *binary,
     p = put(p, binary->flags, 4);
     p = put(p, target_length, 4);
     p = put_bytes(p, target, target_length);
+    p = put(p, cpu_length, 4);
+    p = put_bytes(p, cpu, cpu_length);
     p = put(p, binary->options_length, 4);
     p = put_bytes(p, binary->options, binary->options_length);
     p = put(p, binary->payload_size, 8);
@@ -129,6 +135,8 @@ bool refcl_binary_read(const unsigned char *bytes, size_t size,
     binary->flags = (uint32_t)get(&r, 4);
     uint64_t target_length = get(&r, 4);
     const unsigned char *target = get_bytes(&r, target_length);
+    uint64_t cpu_length = get(&r, 4);
+    const unsigned char *cpu = get_bytes(&r, cpu_length);
     binary->options_length = (size_t)get(&r, 4);
     binary->options = (const char *)get_bytes(&r, binary->options_length);
     binary->payload_size = (size_t)get(&r, 8);
@@ -142,6 +150,8 @@ bool refcl_binary_read(const unsigned char *bytes, size_t size,
     else if (target_length != strlen(mine) ||
              memcmp(target, mine, target_length))
         *why = "a refcl binary for another target";
+    else if (!refcl_compiler_cpu_runs((const char *)cpu, (size_t)cpu_length))
+        *why = "a refcl binary for a CPU with features this host lacks";
     else
         return true;
     return false;

@@ -4,7 +4,7 @@
  * run in $REFCL_CACHE_DIR, else $XDG_CACHE_HOME/refcl, else
  * ~/.cache/refcl (REFCL_CACHE=0: none), named by a 128-bit key of
  * everything that changes the result: the step, the source, the headers or
- * the objects, clang's arguments, the extension list, the target, the
+ * the objects, clang's arguments, the extension list, the target and CPU, the
  * kernel ABI, the toolchain's version and the size and mtime of clang,
  * llvm-link, the plugin and the builtin library. Files the source included
  * from outside the build directory (-I, clang's own headers; clang's -MD
@@ -114,6 +114,7 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
     hash_string(&h, ENTRY_MAGIC);
     hash_u64(&h, REFCL_ABI_VERSION);
     hash_string(&h, refcl_compiler_target());
+    hash_string(&h, refcl_compiler_cpu());
     hash_string(&h, tc->version);
     hash_string(&h, refcl_device_clang_extensions());
     hash_file_identity(&h, tc->clang);
@@ -130,6 +131,11 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
     for (size_t i = 0; i < job->header_count; i++) {
         hash_string(&h, job->headers[i].name);
         hash_string(&h, job->headers[i].text);
+    }
+    if (job->il) {
+        hash_u64(&h, job->il->size);
+        hash_bytes(&h, job->il->bytes, job->il->size);
+        hash_file_identity(&h, tc->llvm_spirv);
     }
     for (size_t i = 0; i < job->object_count; i++) {
         hash_u64(&h, job->objects[i].size);

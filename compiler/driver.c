@@ -172,20 +172,26 @@ static bool workdir_make(struct workdir *dir)
 }
 
 /* The environment of the tools: ours, with TMPDIR the working directory
- * (clang's own temporary files are then named "./x.o" in the log). */
-static char **tool_environment(void)
+ * (clang's own temporary files are then named "./x.o" in the log) and
+ * the CPU in REFCL_TARGET_CPU (in @p cpu, 64 bytes). */
+static char **tool_environment(char *cpu)
 {
     size_t count = 0;
     while (environ[count])
         count++;
-    char **env = malloc((count + 2) * sizeof(*env));
+    char **env = malloc((count + 3) * sizeof(*env));
     if (!env)
         return NULL;
     size_t used = 0;
     for (size_t i = 0; i < count; i++)
-        if (strncmp(environ[i], "TMPDIR=", 7))
+        if (strncmp(environ[i], "TMPDIR=", 7) &&
+            strncmp(environ[i], "REFCL_TARGET_CPU=", 17))
             env[used++] = environ[i];
     env[used++] = "TMPDIR=.";
+    /* The CPU the work-group pass sets on every function: this host's
+     * (refcl_compiler_cpu), with the front end at the baseline. */
+    snprintf(cpu, 64, "REFCL_TARGET_CPU=%s", refcl_compiler_cpu());
+    env[used++] = cpu;
     env[used] = NULL;
     return env;
 }
@@ -202,7 +208,8 @@ static bool tool_run(const struct workdir *dir, char *const argv[])
     posix_spawn_file_actions_addopen(&actions, 1, LOG_NAME,
                                      O_WRONLY | O_CREAT | O_APPEND, 0600);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    char **env = tool_environment();
+    char cpu[64];
+    char **env = tool_environment(cpu);
     pid_t pid;
     int error = env ? posix_spawn(&pid, argv[0], &actions, NULL, argv, env)
                     : ENOMEM;
@@ -230,20 +237,37 @@ static bool tool_run(const struct workdir *dir, char *const argv[])
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-/* argv under construction: fixed room, enough for every step (more
- * arguments are refused by run_argv). */
+/* argv under construction, grown as needed: clLinkProgram takes any number
+ * of programs and the options any number of words. A failed allocation is
+ * remembered and refused by run_argv. */
 struct argv {
-    const char *arg[96];
-    size_t count;
+    const char **arg;
+    size_t count, room;
+    bool failed;
 };
 
 static void arg(struct argv *a, const char *s)
 {
-    if (a->count + 1 < sizeof(a->arg) / sizeof(a->arg[0]))
-        a->arg[a->count++] = s;
-    else
-        a->count = sizeof(a->arg) / sizeof(a->arg[0]) - 1;
+    if (a->failed)
+        return;
+    if (a->count + 2 > a->room) {
+        size_t room = a->room ? 2 * a->room : 64;
+        const char **grown = realloc(a->arg, room * sizeof(*grown));
+        if (!grown) {
+            a->failed = true;
+            return;
+        }
+        a->arg = grown;
+        a->room = room;
+    }
+    a->arg[a->count++] = s;
     a->arg[a->count] = NULL;
+}
+
+static void argv_free(struct argv *a)
+{
+    free(a->arg);
+    *a = (struct argv){0};
 }
 
 static const char *std_arg(unsigned cl_std)
@@ -314,13 +338,16 @@ static void clang_libraries(struct argv *a)
     arg(a, "-Wl,--no-undefined");
 }
 
+/* Runs @p a and frees it. */
 static bool run_argv(const struct workdir *dir, struct argv *a)
 {
-    if (a->count + 1 >= sizeof(a->arg) / sizeof(a->arg[0])) {
-        log_note(dir, "refcl: too many compiler arguments\n");
-        return false;
-    }
-    return tool_run(dir, (char *const *)a->arg);
+    bool ran = false;
+    if (a->failed || !a->arg)
+        log_note(dir, "refcl: no memory for the compiler's arguments\n");
+    else
+        ran = tool_run(dir, (char *const *)a->arg);
+    argv_free(a);
+    return ran;
 }
 
 /* Source to a shared object (build) or to bitcode (compile). */
@@ -337,7 +364,7 @@ static bool from_source(const struct workdir *dir,
         if (!write_header(dir, &job->headers[i]))
             log_note(dir, "refcl: a header name outside the build "
                           "directory was not written\n");
-    struct argv a = {.count = 0};
+    struct argv a = {0};
     clang_common(&a, tc, "cl");
     clang_front(&a, job);
     /* The files it includes, which the build cache re-checks on a hit. */
@@ -364,37 +391,46 @@ static bool from_source(const struct workdir *dir,
     return run_argv(dir, &a);
 }
 
-/* Objects to one bitcode module (a library), and on to a shared object
- * with the builtins it uses (clang 15 links -mlink-builtin-bitcode only
- * into source, so llvm-link does, internalized). */
-static bool from_objects(const struct workdir *dir,
-                         const struct refcl_compile_job *job,
-                         const char **output)
+/* The objects, written as input<N>.bc, to one module linked.bc. */
+static bool link_objects(const struct workdir *dir,
+                         const struct refcl_compile_job *job)
 {
-    const struct refcl_toolchain *tc = refcl_toolchain();
-    char names[64][32], path[PATH_MAX], plugin[PATH_MAX + 32];
-    if (job->object_count > 64) {
-        log_note(dir, "refcl: more than 64 programs to link\n");
+    enum { NAME_ROOM = 32 };
+    char path[PATH_MAX];
+    char *names = malloc(job->object_count * NAME_ROOM + 1);
+    if (!names) {
+        log_note(dir, "refcl: no memory for the objects' names\n");
         return false;
     }
-    struct argv a = {.count = 0};
-    arg(&a, tc->llvm_link);
-    for (size_t i = 0; i < job->object_count; i++) {
-        snprintf(names[i], sizeof(names[i]), "input%zu.bc", i);
-        if (!path_in(dir, names[i], path) ||
-            !write_bytes(path, job->objects[i].bytes, job->objects[i].size))
-            return false;
-        arg(&a, names[i]);
+    struct argv a = {0};
+    arg(&a, refcl_toolchain()->llvm_link);
+    bool written = true;
+    for (size_t i = 0; i < job->object_count && written; i++) {
+        char *name = names + i * NAME_ROOM;
+        snprintf(name, NAME_ROOM, "input%zu.bc", i);
+        written = path_in(dir, name, path) &&
+                  write_bytes(path, job->objects[i].bytes,
+                              job->objects[i].size);
+        arg(&a, name);
     }
     arg(&a, "-o");
     arg(&a, "linked.bc");
-    *output = "linked.bc";
-    bool linked = run_argv(dir, &a);
-    if (!linked || job->options->create_library)
-        return linked;
-    struct argv b = {.count = 0};
+    bool linked = written ? run_argv(dir, &a) : (argv_free(&a), false);
+    free(names);
+    return linked;
+}
+
+/* The bitcode module @p linked, with the builtins it uses (clang 15 links
+ * -mlink-builtin-bitcode only into source, so llvm-link does,
+ * internalized), to a shared object. */
+static bool to_shared_object(const struct workdir *dir, const char *linked,
+                             const char **output)
+{
+    const struct refcl_toolchain *tc = refcl_toolchain();
+    char plugin[PATH_MAX + 32];
+    struct argv b = {0};
     arg(&b, tc->llvm_link);
-    arg(&b, "linked.bc");
+    arg(&b, linked);
     arg(&b, "--only-needed");
     arg(&b, "--internalize");
     arg(&b, tc->builtins);
@@ -402,7 +438,7 @@ static bool from_objects(const struct workdir *dir,
     arg(&b, "full.bc");
     if (!run_argv(dir, &b))
         return false;
-    struct argv c = {.count = 0};
+    struct argv c = {0};
     clang_common(&c, tc, "ir");
     arg(&c, "-O3");
     clang_back(&c, tc, plugin);
@@ -410,6 +446,57 @@ static bool from_objects(const struct workdir *dir,
     clang_libraries(&c);
     *output = "program.so";
     return run_argv(dir, &c);
+}
+
+/* Objects to one bitcode module (a library), and on to a shared object. */
+static bool from_objects(const struct workdir *dir,
+                         const struct refcl_compile_job *job,
+                         const char **output)
+{
+    if (!link_objects(dir, job))
+        return false;
+    *output = "linked.bc";
+    if (job->options->create_library)
+        return true;
+    return to_shared_object(dir, "linked.bc", output);
+}
+
+/* SPIR-V to this target's bitcode (an object), and on to a shared object
+ * for a build. llvm-spirv gives spir64 bitcode with typed pointers, whose
+ * address spaces are OpenCL's, as refcl's (-ffake-address-space-map);
+ * clang retargets it and makes its pointers opaque, as the builtins'. */
+static bool from_il(const struct workdir *dir,
+                    const struct refcl_compile_job *job, const char **output)
+{
+    const struct refcl_toolchain *tc = refcl_toolchain();
+    char path[PATH_MAX];
+    if (!path_in(dir, "program.spv", path) ||
+        !write_bytes(path, job->il->bytes, job->il->size))
+        return false;
+    struct argv a = {0};
+    arg(&a, tc->llvm_spirv);
+    arg(&a, "-r");
+    arg(&a, "program.spv");
+    arg(&a, "-o");
+    arg(&a, "spirv.bc");
+    if (!run_argv(dir, &a))
+        return false;
+    struct argv b = {0};
+    clang_common(&b, tc, "ir");
+    arg(&b, "-Wno-override-module");
+    arg(&b, "-mllvm");
+    arg(&b, "-opaque-pointers");
+    arg(&b, "-emit-llvm");
+    arg(&b, "-c");
+    arg(&b, "-O0");
+    arg(&b, "-o");
+    arg(&b, "program.bc");
+    arg(&b, "spirv.bc");
+    *output = "program.bc";
+    bool translated = run_argv(dir, &b);
+    if (!translated || job->step == REFCL_STEP_COMPILE)
+        return translated;
+    return to_shared_object(dir, "program.bc", output);
 }
 
 static cl_int gather(const struct workdir *dir, bool built,
@@ -458,9 +545,9 @@ cl_int refcl_compiler_run(const struct refcl_compile_job *job,
         return CL_SUCCESS;
     }
     const char *output = NULL;
-    bool built = job->step == REFCL_STEP_LINK
-                     ? from_objects(&dir, job, &output)
-                     : from_source(&dir, job, &output);
+    bool built = job->step == REFCL_STEP_LINK ? from_objects(&dir, job, &output)
+                 : job->il ? from_il(&dir, job, &output)
+                           : from_source(&dir, job, &output);
     cl_int status = gather(&dir, built, output, result);
     if (status == CL_SUCCESS && result->built && cacheable)
         remember(&dir, &key, result);

@@ -22,6 +22,9 @@
 #ifndef REFCL_LLVM_LINK_DEFAULT
 #define REFCL_LLVM_LINK_DEFAULT ""
 #endif
+#ifndef REFCL_LLVM_SPIRV_DEFAULT
+#define REFCL_LLVM_SPIRV_DEFAULT ""
+#endif
 #ifndef REFCL_COMPILER_DIR_DEFAULT
 #define REFCL_COMPILER_DIR_DEFAULT ""
 #endif
@@ -73,6 +76,8 @@ static void find(void)
         !part(plugin_path, dir, REFCL_PLUGIN_NAME) ||
         !part(builtins_path, dir, REFCL_BUILTINS_NAME))
         return;
+    const char *spirv = setting("REFCL_LLVM_SPIRV", REFCL_LLVM_SPIRV_DEFAULT);
+    toolchain.llvm_spirv = program(spirv) ? spirv : NULL;
     snprintf(version, sizeof(version), "refcl %s, LLVM %d, %s",
              REFCL_VERSION_STRING, REFCL_LLVM_MAJOR, toolchain.clang);
     found = &toolchain;

@@ -121,6 +121,9 @@ static const cl_name_version device_only_extensions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
     {CL_MAKE_VERSION(1, 0, 0), "cles_khr_int64"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+    /* compiler/lib's atom_* of long and ulong (docs/builtins.md). */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_base_atomics"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
     {CL_REFCL_DEVICE_CPUSET_EXTENSION_VERSION,
      CL_REFCL_DEVICE_CPUSET_EXTENSION_NAME},
     /* memory/import.c: "cl_arm_import_memory will be reported if at least
@@ -166,6 +169,13 @@ static const cl_name_version opencl_c_versions[] = {
     {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
     {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
     {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
+};
+
+/* CL_DEVICE_ILS_WITH_VERSION, as REFCL_IL_VERSIONS. */
+static const cl_name_version il_versions[] = {
+    {CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
+    {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 3, 0), "SPIR-V"},
+    {CL_MAKE_VERSION(1, 4, 0), "SPIR-V"},
 };
 
 /* Optional OpenCL C 3.0 features; __opencl_c_fp64 goes with cl_khr_fp64. */
@@ -532,11 +542,14 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_EXTENSIONS:
     case CL_DEVICE_EXTENSIONS_WITH_VERSION:
         return reply_extensions(param_name, q.size, q.value, q.size_ret);
-    /* No intermediate language: "" and no entries. */
+    /* SPIR-V where the translator is; else "" and no entries. */
     case CL_DEVICE_IL_VERSION:
-        return answer_string(q, "");
+        return answer_string(q, refcl_toolchain_reads_il() ? REFCL_IL_VERSIONS
+                                                           : "");
     case CL_DEVICE_ILS_WITH_VERSION:
-        return answer_array(q, NULL, 0);
+        return refcl_toolchain_reads_il()
+                   ? answer_array(q, il_versions, sizeof(il_versions))
+                   : answer_array(q, NULL, 0);
     /* The built-in kernels (docs/built-in-kernels.md), on every device. */
     case CL_DEVICE_BUILT_IN_KERNELS:
         return answer_string(q, builtins->names);

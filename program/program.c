@@ -20,6 +20,7 @@
 #include "refcl/kernel.h"
 #include "refcl/kernel_abi.h"
 #include "refcl/program.h"
+#include "refcl/toolchain.h"
 
 cl_int refcl_device_list_shape(cl_uint num_devices,
                                const cl_device_id *device_list,
@@ -62,6 +63,19 @@ long refcl_program_device_index(const struct _cl_program *program,
     return -1;
 }
 
+/* Device @p i's executable, read under the build lock: a build may be
+ * recording it (clang runs without the lock). The lock guards the
+ * program's builds, not what callers see of the program: const. */
+static const struct refcl_executable *
+executable_of(const struct _cl_program *program, size_t i)
+{
+    pthread_mutex_t *lock = (pthread_mutex_t *)&program->build_lock;
+    pthread_mutex_lock(lock);
+    const struct refcl_executable *e = program->builds[i].executable;
+    pthread_mutex_unlock(lock);
+    return e;
+}
+
 bool refcl_program_runs_on(const struct _cl_program *program,
                            const struct _cl_device_id *device)
 {
@@ -69,7 +83,7 @@ bool refcl_program_runs_on(const struct _cl_program *program,
         long i = refcl_program_device_index(program,
                                             (const struct _cl_device_id *)d);
         if (i >= 0 && (refcl_program_builtin(program) ||
-                       program->builds[i].executable))
+                       executable_of(program, (size_t)i)))
             return true;
     }
     return false;
@@ -81,7 +95,7 @@ size_t refcl_program_executable_kernels(const struct _cl_program *program,
 {
     const struct refcl_executable *e =
         device_index < program->num_devices
-            ? program->builds[device_index].executable
+            ? executable_of(program, device_index)
             : NULL;
     *kernels = e ? e->table->kernels : NULL;
     return e ? e->table->num_kernels : 0;
@@ -112,6 +126,7 @@ static void program_destroy(struct refcl_object *obj)
         refcl_build_clear(&program->builds[i]);
     free(program->builds);
     free(program->source);
+    refcl_blob_free(&program->il);
     free(program->kernels);
     free(program->kernel_names);
     if (program->devices != context->devices)
@@ -352,22 +367,68 @@ cl_program CL_API_CALL refcl_clCreateProgramWithBinary(
     return refcl_errcode(program, status, errcode_ret);
 }
 
+/* CL_INVALID_VALUE "if il is NULL or if length is zero" and "if the
+ * length-byte memory pointed to by il does not contain well-formed
+ * intermediate language input appropriate for the deployment environment
+ * in which the OpenCL platform is running": SPIR-V's header (five words,
+ * the magic number in either byte order) of a version the device reports.
+ * The rest is the translator's to judge, at build time. */
+static cl_int il_check(const void *il, size_t length)
+{
+    if (!il || !length)
+        return REFCL_FAIL(CL_INVALID_VALUE, "\"if il is NULL or if length "
+                          "is zero\"");
+    const unsigned char *b = il;
+    uint32_t magic = 0, version = 0;
+    if (length >= 20 && length % 4 == 0) {
+        memcpy(&magic, b, 4);
+        memcpy(&version, b + 4, 4);
+    }
+    if (magic == 0x03022307u)
+        version = __builtin_bswap32(version);
+    bool spirv = magic == 0x07230203u || magic == 0x03022307u;
+    if (!spirv || version >> 16 != 1 || (version >> 8 & 0xff) >
+                                            REFCL_IL_MAX_MINOR)
+        return REFCL_FAIL(CL_INVALID_VALUE, "not SPIR-V 1.0-1.%u: \"if the "
+                          "length-byte memory pointed to by il does not "
+                          "contain well-formed intermediate language "
+                          "input\"", REFCL_IL_MAX_MINOR);
+    return CL_SUCCESS;
+}
+
 cl_program CL_API_CALL refcl_clCreateProgramWithIL(cl_context context,
                                                    const void *il,
                                                    size_t length,
                                                    cl_int *errcode_ret)
 {
-    (void)il;
-    (void)length;
     if (!refcl_object_valid(context, REFCL_CONTEXT))
         return refcl_errcode(
             NULL, refcl_invalid_handle(context, REFCL_CONTEXT), errcode_ret);
-    /* CL_DEVICE_IL_VERSION is "". */
-    return refcl_errcode(NULL,
-                         REFCL_FAIL(CL_INVALID_OPERATION, "\"if no devices "
-                                    "in context support intermediate "
-                                    "language programs\""),
-                         errcode_ret);
+    /* Without the translator CL_DEVICE_IL_VERSION is "". */
+    if (!refcl_toolchain_reads_il())
+        return refcl_errcode(NULL,
+                             REFCL_FAIL(CL_INVALID_OPERATION, "\"if no "
+                                        "devices in context support "
+                                        "intermediate language programs\""),
+                             errcode_ret);
+    cl_int status = il_check(il, length);
+    if (status != CL_SUCCESS)
+        return refcl_errcode(NULL, status, errcode_ret);
+    /* CL_PROGRAM_SOURCE: "a null string". */
+    char *source = calloc(1, 1);
+    struct _cl_program *program =
+        source ? program_create(context, source, 1, CL_BUILD_NONE) : NULL;
+    unsigned char *copy = program ? malloc(length) : NULL;
+    if (!copy) {
+        if (program)
+            program_destroy(&program->obj);
+        return refcl_errcode(NULL, REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no "
+                                              "memory for the program"),
+                             errcode_ret);
+    }
+    memcpy(copy, il, length);
+    program->il = (struct refcl_blob){copy, length};
+    return refcl_errcode(program, CL_SUCCESS, errcode_ret);
 }
 
 /* The next name of a semi-colon separated list at *@p list, spaces
@@ -712,10 +773,10 @@ cl_int CL_API_CALL refcl_clGetProgramInfo(cl_program program,
         size = program->source_size;
         break;
     case CL_PROGRAM_IL:
-        /* From source or built-in kernels: "param_value will be unchanged and
+        /* Not from IL: "param_value will be unchanged and
          * param_value_size_ret will be set to 0". */
-        value = NULL;
-        size = 0;
+        value = program->il.bytes;
+        size = program->il.size;
         break;
     case CL_PROGRAM_BINARY_SIZES:
         /* Built-in kernels: "the implementation may return zero in any
@@ -756,17 +817,22 @@ cl_int CL_API_CALL refcl_clSetProgramReleaseCallback(
                       "program scope global variables\"");
 }
 
-/* CL_INVALID_PROGRAM "if program is not a valid program object created
- * from an intermediate language": no refcl program is. */
+/* CL_INVALID_OPERATION "if no devices associated with program support
+ * intermediate language programs": CL_DEVICE_IL_VERSION is "" (as in
+ * clCreateProgramWithIL). Checked before CL_INVALID_PROGRAM "if program is
+ * not a valid program object created from an intermediate language",
+ * which also holds, since it names the cause (the CTS's
+ * consistency_il_programs asks for it). */
 cl_int CL_API_CALL refcl_clSetProgramSpecializationConstant(
     cl_program program, cl_uint spec_id, size_t spec_size,
     const void *spec_value)
 {
-    (void)program;
     (void)spec_id;
     (void)spec_size;
     (void)spec_value;
-    return REFCL_FAIL(CL_INVALID_PROGRAM, "\"if program is not a valid "
-                      "program object created from an intermediate "
-                      "language\": refcl has none");
+    if (!refcl_object_valid(program, REFCL_PROGRAM))
+        return refcl_invalid_handle(program, REFCL_PROGRAM);
+    return REFCL_FAIL(CL_INVALID_OPERATION, "\"if no devices associated "
+                      "with program support intermediate language "
+                      "programs\"");
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The README's first command: install dependencies, build refcl, and show it
-# working through the system's ICD loader with clinfo.
+# working through the system's ICD loader: clinfo, then a saxpy built from
+# OpenCL C source and checked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -13,5 +14,6 @@ export REFCL_COMPILER_DIR="$PWD/build/compiler"
 echo
 echo "== clinfo through ocl-icd, OCL_ICD_VENDORS=$PWD/build/vendors/refcl.icd"
 OCL_ICD_VENDORS="$PWD/build/vendors/refcl.icd" clinfo
-# TODO(issue 18): once the driver and kernels branches land, build and run
-# a kernel from OpenCL C source here (e.g. saxpy through clBuildProgram).
+echo
+echo "== a kernel from OpenCL C source (bench/hello.c)"
+OCL_ICD_VENDORS="$PWD/build/vendors/refcl.icd" build/bench/refcl_hello

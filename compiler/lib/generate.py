@@ -88,9 +88,16 @@ MATH1 = {
     "sin": "__builtin_sin", "cos": "__builtin_cos", "tan": "__builtin_tan",
     "atan": "__builtin_atan", "tanh": "__builtin_tanh",
     "round": "__builtin_round",
+    "acos": "__builtin_acos", "asin": "__builtin_asin",
+    "acosh": "__builtin_acosh", "asinh": "__builtin_asinh",
+    "atanh": "__builtin_atanh", "cosh": "__builtin_cosh",
+    "sinh": "__builtin_sinh", "erf": "__builtin_erf",
+    "erfc": "__builtin_erfc",
+    "expm1": "__builtin_expm1", "log1p": "__builtin_log1p",
+    "tgamma": "__builtin_tgamma",
 }
 MATH2 = {"pow": "__builtin_pow", "atan2": "__builtin_atan2",
-         "copysign": "__builtin_copysign"}
+         "copysign": "__builtin_copysign", "hypot": "__builtin_hypot"}
 # Elementwise clang builtins: vector code as written.
 ELEMENTWISE1 = {"fabs": "__builtin_elementwise_abs",
                 "floor": "__builtin_elementwise_floor",
@@ -126,6 +133,9 @@ def math_type(out, t, n):
         "fma", ["a", "b", "c"], n, t)))
     text += func(T, "mad", [(T, "a"), (T, "b"), (T, "c")], ret("a * b + c"))
     text += func(T, "rsqrt", x1, ret("1 / sqrt(x)"))
+    # libm's exp10 is a GNU extension clang has no builtin for; pow of an
+    # exact 10 is within glibc's 1 ulp.
+    text += func(T, "exp10", x1, ret(f"pow(({T})(10), x)"))
     for name, b in (("fmin", "__builtin_elementwise_min"),
                     ("fmax", "__builtin_elementwise_max")):
         text += func(T, name, x2, ret(f"{b}(x, y)"))
@@ -422,15 +432,216 @@ def guarded(out, t, fn, *args):
 
 
 # ---- conversions ----------------------------------------------------------
+ROUNDINGS = ["", "_rte", "_rtz", "_rtp", "_rtn"]
+# A floating value rounded to an integral one, per rounding mode.
+ROUND = {"_rte": "__builtin_elementwise_roundeven",
+         "_rtz": "__builtin_elementwise_trunc",
+         "_rtp": "__builtin_elementwise_ceil",
+         "_rtn": "__builtin_elementwise_floor"}
+MANTISSA = {"float": 24, "double": 53}
+
+
+def int_range(t):
+    bits = BITS[t]
+    if t in SIGNED:
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def literal(t, n, v):
+    """The integer @v as @t at width @n, written without overflow."""
+    text = f"{v}UL" if v >= 0 else f"(-{-v - 1}L - 1)"
+    return f"({vec(t, n)})({text})"
+
+
+def fliteral(t, n, v):
+    """The integer @v, exactly representable in the floating type @t."""
+    return f"({vec(t, n)})({float(v).hex()})"
+
+
+def mask(expr, of, to, n):
+    """A comparison's result on @of values made the mask of @to values
+    (same count): scalars' comparisons are all int, vectors' have the
+    size of their operands."""
+    if n == 1 or BITS[of] == BITS[to]:
+        return expr
+    return f"convert_{vec(signed(to), n)}({expr})"
+
+
 def convert_type(out, dst, src, n):
-    """convert_<dst>n(<src>n), default rounding: C's (toward zero to an
-    integer, to nearest even to a floating type), undefined out of range."""
+    """convert_<dst>n[_sat][_<mode>](<src>n): C's conversion where it is
+    exact, else rounded in the named mode (default: toward zero to an
+    integer, to nearest even to a floating type); _sat clamps to the
+    destination's range and makes NaN 0."""
     D, S = vec(dst, n), vec(src, n)
-    body = ret(f"({D})(x)" if n == 1 else f"__builtin_convertvector(x, {D})")
-    text = func(D, f"convert_{D}", [(S, "x")], body)
+    text = ""
+    for sat in ("", "_sat") if dst in INTS else ("",):
+        for mode in ROUNDINGS:
+            text += func(D, f"convert_{D}{sat}{mode}", [(S, "x")],
+                         convert_body(dst, src, n, sat, mode))
     if "double" in (dst, src):
         text = "#ifdef cl_khr_fp64\n" + text + "#endif\n"
     out.add(text)
+
+
+def plain(dst, n, x="x"):
+    D = vec(dst, n)
+    return f"({D})({x})" if n == 1 else f"__builtin_convertvector({x}, {D})"
+
+
+def convert_body(dst, src, n, sat, mode):
+    if dst in INTS and src in INTS:
+        return ret(plain(dst, n, int_clamp(dst, src, n) if sat else "x"))
+    if dst in INTS:
+        return float_to_int(dst, src, n, sat, mode or "_rtz")
+    exact = (src in INTS and BITS[src] < MANTISSA[dst]) or \
+        (src in FLOATS and BITS[src] <= BITS[dst])
+    if exact or mode in ("", "_rte"):
+        return ret(plain(dst, n))
+    return directed(dst, src, n, mode)
+
+
+def int_clamp(dst, src, n):
+    """@src's x clamped to what @dst holds, in @src (which holds both
+    bounds of the intersection)."""
+    (slo, shi), (dlo, dhi) = int_range(src), int_range(dst)
+    x = "x"
+    if dlo > slo:
+        x = f"(x < {literal(src, n, dlo)} ? {literal(src, n, dlo)} : {x})"
+    if dhi < shi:
+        x = f"(x > {literal(src, n, dhi)} ? {literal(src, n, dhi)} : {x})"
+    return x
+
+
+def float_to_int(dst, src, n, sat, mode):
+    F = vec(src, n)
+    r = "x" if mode == "_rtz" else f"{ROUND[mode]}(x)"
+    if not sat:
+        return ret(plain(dst, n, r))
+    lo, hi = int_range(dst)
+    # The largest value of @src below 2^bits (2^(bits-1) if signed), the
+    # bound past which every value saturates.
+    top = hi if hi.bit_length() <= MANTISSA[src] else \
+        (1 << hi.bit_length()) - (1 << (hi.bit_length() - MANTISSA[src]))
+    clamped = (f"__builtin_elementwise_min(__builtin_elementwise_max(r, "
+               f"{fliteral(src, n, lo)}), {fliteral(src, n, top)})")
+    body = (f"{F} r = {r}; r = r != r ? ({F})(0) : r; "
+            f"{vec(dst, n)} v = {plain(dst, n, clamped)}; ")
+    if top == hi:
+        return body + ret("v")
+    over = mask(f"r > {fliteral(src, n, top)}", src, dst, n)
+    return body + ret(f"{over} ? {literal(dst, n, hi)} : v")
+
+
+def directed(dst, src, n, mode):
+    """@src's x to the floating type @dst, rounded toward zero, +inf or
+    -inf: rounded to nearest, then moved one ulp where that went the
+    wrong way, as exact comparisons with x tell."""
+    D, I = vec(dst, n), vec(signed(dst), n)
+    body = f"{D} r = {plain(dst, n)}; "
+    if src in FLOATS:
+        w = plain(src, n, "r")
+        body += (f"{I} above = {mask(f'{w} > x', src, dst, n)}, "
+                 f"below = {mask(f'{w} < x', src, dst, n)}; ")
+    else:
+        # r as an integer, exactly: r is at most the source's bound 2^k,
+        # the one value r takes above @top, where r > x.
+        hi = int_range(src)[1]
+        k = hi.bit_length()
+        top = fliteral(dst, n, (1 << k) - (1 << (k - MANTISSA[dst])))
+        back = plain(src, n, f"__builtin_elementwise_min(r, {top})")
+        body += (f"{I} big = r > {top}, "
+                 f"above = big | {mask(f'({back} > x)', src, dst, n)}, "
+                 f"below = ~big & {mask(f'({back} < x)', src, dst, n)}; ")
+        if n == 1:
+            body = body.replace("~big", "!big")
+    # One ulp away from zero is the next bit pattern, toward zero the
+    # previous. Inexact, r has x's sign, or is a zero of x's sign where x
+    # is tiny (which only rounding away from zero moves).
+    bits = f"as_{I}(r)"
+    one = f"({I})(1)"
+    away = f"({bits} < 0 ? -{one} : {one})"
+    step = {"_rtz": (f"(r > 0 ? above : r < 0 ? below : ({I})(0))",
+                     f"-{one}"),
+            "_rtp": ("below", away),
+            "_rtn": ("above", f"-{away}")}[mode]
+    return body + ret(f"as_{D}({step[0]} ? {bits} + {step[1]} : {bits})")
+
+
+# ---- shuffle ----------------------------------------------------------------
+COMPONENTS = "0123456789abcdef"
+
+
+def shuffle_type(out, t, m, n):
+    """shuffle(<t>m, mask) and shuffle2(<t>m, <t>m, mask) to <t>n: only
+    the mask's low bits that index the input count (ilogb(2m - 1) + 1 of
+    them, and one more for shuffle2's second vector)."""
+    T, M = vec(t, m), vec(unsigned(t), n)
+    comps = [f"mask.s{COMPONENTS[i]}" for i in range(n)]
+    one = ", ".join(f"x[{c} & {m - 1}]" for c in comps)
+    two = ", ".join(f"({c} & {m} ? y : x)[{c} & {m - 1}]" for c in comps)
+    text = func(vec(t, n), "shuffle", [(T, "x"), (M, "mask")],
+                ret(f"({vec(t, n)})({one})"))
+    text += func(vec(t, n), "shuffle2", [(T, "x"), (T, "y"), (M, "mask")],
+                 ret(f"({vec(t, n)})({two})"))
+    fp64_guard(out, t, text)
+
+
+# ---- async copies -----------------------------------------------------------
+# A work-group's work-items run one after the other on one thread, so a
+# "collective" copy is done by all of them, each copying its own contiguous
+# share; wait_group_events is a barrier, after which every share is done
+# and visible (the pass splits the work-group at barriers in inlined
+# library code too). The returned event is the one passed: the barrier
+# waits for every copy, whichever events name them.
+ASYNC_PREAMBLE = """size_t __attribute__((overloadable)) get_local_linear_id(void);
+/* [*begin, *end): this work-item's share of @count elements. */
+static void __refcl_async_share(size_t count, size_t *begin, size_t *end)
+{
+    size_t items = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    size_t share = (count + items - 1) / items;
+    *begin = min(get_local_linear_id() * share, count);
+    *end = min(*begin + share, count);
+}
+"""
+
+
+def async_type(out, t, n):
+    T = vec(t, n)
+    share = "size_t i, end; __refcl_async_share(num, &i, &end); "
+    loop = "for (; i < end; i++) dst[{d}] = src[{s}]; return event;"
+    text = ""
+    for dst, src, strided in (("__local", "__global", "i * stride"),
+                              ("__global", "__local", "i * stride")):
+        params = [(f"{dst} {T} *", "dst"), (f"const {src} {T} *", "src"),
+                  ("size_t", "num")]
+        text += func("event_t", "async_work_group_copy",
+                     params + [("event_t", "event")],
+                     share + loop.format(d="i", s="i"))
+        # The stride applies to the global side.
+        d, s = ("i", strided) if dst == "__local" else (strided, "i")
+        text += func("event_t", "async_work_group_strided_copy",
+                     params + [("size_t", "stride"), ("event_t", "event")],
+                     share + loop.format(d=d, s=s))
+    # A hint with nothing to do: the caches fetch what the copy touches.
+    text += func("void", "prefetch", [(f"const __global {T} *", "p"),
+                                      ("size_t", "num")],
+                 "(void)p; (void)num;")
+    fp64_guard(out, t, text)
+
+
+def async_family(out):
+    """The copies (named address spaces: compiled once, as 1.2) and
+    wait_group_events (a private or generic list: compiled as both)."""
+    out.add("#if __OPENCL_C_VERSION__ < 200\n" + ASYNC_PREAMBLE)
+    for t in INTS + FLOATS:
+        for n in WIDTHS:
+            async_type(out, t, n)
+    out.add("#endif\n")
+    out.add(func("void", "wait_group_events",
+                 [("int", "count"), ("event_t *", "events")],
+                 "(void)count; (void)events; "
+                 "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"))
 
 
 # ---- atomics --------------------------------------------------------------
@@ -445,31 +656,46 @@ ATOMIC_OPS = {"add": "__atomic_fetch_add(p, v, R)",
 EXTENDED = ("min", "max", "and", "or", "xor")
 
 
+def atomic_functions(prefix, space, t, ops):
+    """@prefix's @ops (ATOMIC_OPS' names, inc, dec, cmpxchg) of @t in
+    @space: relaxed read-modify-writes, the order these functions
+    promise."""
+    p = [(f"volatile {space} {t} *", "p"), (t, "v")]
+    text = ""
+    for op in ops:
+        if op in ATOMIC_OPS:
+            text += func(t, prefix + op, p, ret(ATOMIC_OPS[op]))
+        elif op in ("inc", "dec"):
+            fetch = "add" if op == "inc" else "sub"
+            text += func(t, prefix + op, p[:1],
+                         ret(f"__atomic_fetch_{fetch}(p, 1, R)"))
+        else:
+            text += func(t, prefix + op, p[:1] + [(t, "cmp"), (t, "v")],
+                         "__atomic_compare_exchange_n(p, &cmp, v, 0, R, R); "
+                         + ret("cmp"))
+    return text
+
+
+BASE = ["add", "sub", "xchg", "inc", "dec", "cmpxchg"]
+
+
 def atomics(out):
-    """OpenCL C 1.2's 32-bit atomic_* and the cl_khr_*_int32_* atom_*:
-    relaxed read-modify-writes, the order those functions promise."""
+    """OpenCL C 1.2's 32-bit atomic_*, the cl_khr_*_int32_* atom_* and
+    the cl_khr_int64_{base,extended}_atomics atom_* of (u)long."""
     out.add("#define R __ATOMIC_RELAXED\n")
     for space in ("__global", "__local"):
         kind = space[2:]
         for t in ("int", "uint"):
-            p = [(f"volatile {space} {t} *", "p"), (t, "v")]
-            p0 = [(f"volatile {space} {t} *", "p")]
-            pc = [(f"volatile {space} {t} *", "p"), (t, "cmp"), (t, "v")]
-            for prefix in ("atomic_", "atom_"):
-                text = ""
-                for op, expr in ATOMIC_OPS.items():
-                    text += func(t, prefix + op, p, ret(expr))
-                text += func(t, prefix + "inc", p0,
-                             ret("__atomic_fetch_add(p, 1, R)"))
-                text += func(t, prefix + "dec", p0,
-                             ret("__atomic_fetch_sub(p, 1, R)"))
-                text += func(t, prefix + "cmpxchg", pc,
-                             "__atomic_compare_exchange_n(p, &cmp, v, 0, R, R); "
-                             + ret("cmp"))
-                if prefix == "atom_":
-                    text = (f"#ifdef cl_khr_{kind}_int32_base_atomics\n"
-                            + text + "#endif\n")
-                out.add(text)
+            out.add(atomic_functions("atomic_", space, t, BASE + list(EXTENDED)))
+            out.add(f"#ifdef cl_khr_{kind}_int32_base_atomics\n"
+                    + atomic_functions("atom_", space, t, BASE + list(EXTENDED))
+                    + "#endif\n")
+        for t in ("long", "ulong"):
+            out.add("#ifdef cl_khr_int64_base_atomics\n"
+                    + atomic_functions("atom_", space, t, BASE) + "#endif\n")
+            out.add("#ifdef cl_khr_int64_extended_atomics\n"
+                    + atomic_functions("atom_", space, t, EXTENDED)
+                    + "#endif\n")
         out.add(func("float", "atomic_xchg",
                      [(f"volatile {space} float *", "p"), ("float", "v")],
                      ret(f"as_float(__atomic_exchange_n((volatile {space} "
@@ -515,6 +741,13 @@ def main():
             for d in INTS + FLOATS:
                 for s in INTS + FLOATS:
                     convert_type(out, d, s, n)
+    elif family == "shuffle":
+        for t in INTS + FLOATS:
+            for m in (2, 4, 8, 16):
+                for n in (2, 4, 8, 16):
+                    shuffle_type(out, t, m, n)
+    elif family == "async":
+        async_family(out)
     elif family == "atomic":
         atomics(out)
     else:

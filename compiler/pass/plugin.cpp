@@ -78,6 +78,23 @@ void removeDeadFunctions(Module &M)
     }
 }
 
+// The CPU the code is for (refcl's driver sets REFCL_TARGET_CPU, an x86-64
+// psABI level): set on every function, it reaches the vectorizer and code
+// generation, while the front end, and so the calling convention of the
+// kernel and of the builtin library (bitcode made once, for the baseline),
+// stay the baseline's, which the two share. A -march= for clang instead
+// would pass 32-byte vectors in registers to library functions that take
+// them in memory.
+void retarget(Module &M)
+{
+    const char *Cpu = getenv("REFCL_TARGET_CPU");
+    if (!Cpu || !*Cpu)
+        return;
+    for (Function &F : M)
+        if (!F.isDeclaration())
+            F.addFnAttr("target-cpu", Cpu);
+}
+
 struct WorkGroupPass : PassInfoMixin<WorkGroupPass> {
     PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
     {
@@ -85,6 +102,7 @@ struct WorkGroupPass : PassInfoMixin<WorkGroupPass> {
         if (Kernels.empty() || M.getNamedValue("refcl_program_table"))
             return PreservedAnalyses::all();
         uint64_t GlobalBytes = globalVariableBytes(M);
+        retarget(M);
         stripOptNone(M);
         std::set<Function *> Inline = functionsToInline(M);
         std::vector<KernelInfo> Infos;

@@ -251,13 +251,19 @@ void inlineAll(CallInst *KernelCall, Function *Run, const std::set<Function *> &
 {
     InlineFunctionInfo IFI;
     InlineFunction(*KernelCall, IFI);
+    // The calls are collected before any is inlined: inlining splits the
+    // caller's block, which an iterator over Run's instructions does not
+    // survive (it walked the new block's list past its end, forever).
     for (bool Changed = true; Changed;) {
         Changed = false;
-        for (Instruction &I : make_early_inc_range(instructions(Run))) {
+        std::vector<CallInst *> Calls;
+        for (Instruction &I : instructions(Run)) {
             auto *Call = dyn_cast<CallInst>(&I);
             Function *F = Call ? Call->getCalledFunction() : nullptr;
-            if (!F || F->isDeclaration() || !Inline.count(F))
-                continue;
+            if (F && !F->isDeclaration() && Inline.count(F))
+                Calls.push_back(Call);
+        }
+        for (CallInst *Call : Calls) {
             InlineFunctionInfo Info;
             Changed |= InlineFunction(*Call, Info).isSuccess();
         }

@@ -75,6 +75,9 @@ struct refcl_compile_job {
     enum refcl_compiler_step step;
     const struct refcl_compiler_options *options;
     const char *source;                 /**< build, compile: NUL-terminated */
+    const struct refcl_blob *il;        /**< build, compile: SPIR-V instead
+                                             of source (needs
+                                             refcl_toolchain()->llvm_spirv) */
     const struct refcl_header *headers; /**< compile */
     size_t header_count;
     const struct refcl_blob *objects;   /**< link: bitcode */
@@ -127,6 +130,15 @@ void refcl_executable_unload(struct refcl_executable *executable);
 /** The target refcl compiles for (clang's -target). */
 const char *refcl_compiler_target(void);
 
+/** The CPU refcl compiles for (clang's -march=): this host's x86-64
+ *  micro-architecture level ("x86-64-v3"), or a lower one named by
+ *  REFCL_CPU; "armv8-a" on arm64. */
+const char *refcl_compiler_cpu(void);
+
+/** Whether code built for the CPU @p name (@p length bytes, not
+ *  terminated) runs on this host: a level at or below the host's. */
+bool refcl_compiler_cpu_runs(const char *name, size_t length);
+
 /** How the binary's kernels run (struct refcl_run_options). */
 #define REFCL_BINARY_UNIFORM 1u  /**< uniform work-groups only */
 #define REFCL_BINARY_ARG_INFO 2u /**< built with -cl-kernel-arg-info */
@@ -148,7 +160,8 @@ bool refcl_binary_write(const struct refcl_binary *binary,
                         struct refcl_blob *out);
 
 /** Reads the container at @p bytes. @return false (garbage, truncated,
- *  another target's or another format's) with the reason in *@p why. */
+ *  another target's or another format's, or built for a CPU with features
+ *  this host lacks) with the reason in *@p why. */
 bool refcl_binary_read(const unsigned char *bytes, size_t size,
                        struct refcl_binary *binary, const char **why);
 

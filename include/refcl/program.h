@@ -53,6 +53,8 @@ struct _cl_program {
     cl_device_id *devices;
     char *source;                /**< CL_PROGRAM_SOURCE, NUL-terminated */
     bool from_binary;            /**< clCreateProgramWithBinary's */
+    struct refcl_blob il;        /**< CL_PROGRAM_IL: clCreateProgramWithIL's
+                                      SPIR-V (owned), else empty */
     bool linked;                 /**< clLinkProgram's: nothing to build */
     size_t source_size;          /**< bytes, NUL included */
     pthread_mutex_t build_lock;  /**< guards builds */

@@ -15,10 +15,14 @@
  *   REFCL_COMPILER=0       behave as if the compiler were not installed;
  *   REFCL_COMPILER_DIR     the directory of the plugin and the library
  *                          (the build tree's compiler/ in tests);
- *   REFCL_CLANG, REFCL_LLVM_LINK  the programs.
+ *   REFCL_CLANG, REFCL_LLVM_LINK  the programs;
+ *   REFCL_LLVM_SPIRV       the SPIR-V translator (optional: without it,
+ *                          no clCreateProgramWithIL).
  */
 #ifndef REFCL_TOOLCHAIN_H
 #define REFCL_TOOLCHAIN_H
+
+#include <stdbool.h>
 
 /** File names in the compiler directory. */
 #define REFCL_PLUGIN_NAME "librefcl-workgroup.so"
@@ -29,11 +33,26 @@ struct refcl_toolchain {
     const char *llvm_link; /**< absolute path, executable */
     const char *plugin;    /**< the work-group pass plugin */
     const char *builtins;  /**< the builtin library, LLVM bitcode */
+    const char *llvm_spirv; /**< absolute path, executable; NULL where the
+                                 SPIR-V translator is not installed */
     const char *version;   /**< what the build cache keys on: refcl's
                                 version, the clang path and LLVM's major */
 };
 
 /** The compiler, or NULL where it is not installed (or REFCL_COMPILER=0). */
 const struct refcl_toolchain *refcl_toolchain(void);
+
+/** CL_DEVICE_IL_VERSION where the compiler and its SPIR-V translator are
+ *  there: the SPIR-V versions llvm-spirv-15 reads (1.0 to 1.4). */
+#define REFCL_IL_VERSIONS "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
+#define REFCL_IL_MAX_MINOR 4u
+
+/** Whether programs can be made from SPIR-V: the compiler with its
+ *  translator. */
+static inline bool refcl_toolchain_reads_il(void)
+{
+    const struct refcl_toolchain *tc = refcl_toolchain();
+    return tc && tc->llvm_spirv;
+}
 
 #endif /* REFCL_TOOLCHAIN_H */

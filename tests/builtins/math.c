@@ -33,6 +33,7 @@ static void *program;
 static const int widths[] = {1, 2, 3, 4, 8, 16};
 
 static long double ref_rsqrt(long double x) { return 1 / sqrtl(x); }
+static long double ref_exp10(long double x) { return powl(10, x); }
 static long double ref_sign(long double x)
 {
     return x > 0 ? 1 : x < 0 ? -1 : x == x ? x : 0;
@@ -109,6 +110,20 @@ static const struct function functions[] = {
     {"sign", 1, R1(ref_sign), 0, 0, ANY, false, false, NULL},
     {"degrees", 1, R1(ref_degrees), 2, 2, ANY, false, false, NULL},
     {"radians", 1, R1(ref_radians), 2, 2, ANY, false, false, NULL},
+    {"acos", 1, R1(acosl), 4, 4, ANY, false, false, NULL},
+    {"asin", 1, R1(asinl), 4, 4, ANY, false, false, NULL},
+    {"acosh", 1, R1(acoshl), 4, 4, ANY, false, false, NULL},
+    {"asinh", 1, R1(asinhl), 4, 4, ANY, false, false, NULL},
+    {"atanh", 1, R1(atanhl), 5, 5, ANY, false, false, NULL},
+    {"cosh", 1, R1(coshl), 4, 4, ANY, false, false, NULL},
+    {"sinh", 1, R1(sinhl), 4, 4, ANY, false, false, NULL},
+    {"erf", 1, R1(erfl), 16, 16, ANY, false, false, NULL},
+    {"erfc", 1, R1(erfcl), 16, 16, ANY, false, false, NULL},
+    {"exp10", 1, R1(ref_exp10), 3, 3, ANY, false, false, NULL},
+    {"expm1", 1, R1(expm1l), 3, 3, ANY, false, false, NULL},
+    {"log1p", 1, R1(log1pl), 2, 2, ANY, false, false, NULL},
+    {"tgamma", 1, R1(tgammal), 16, 16, ANY, false, false, NULL},
+    {"hypot", 2, R2(hypotl), 4, 4, ANY, false, false, NULL},
     {"pow", 2, R2(powl), 16, 16, ANY, false, false, NULL},
     {"atan2", 2, R2(atan2l), 6, 6, ANY, false, false, NULL},
     {"copysign", 2, R2(copysignl), 0, 0, ANY, false, false, NULL},

@@ -21,6 +21,9 @@
     U(sin, T) U(cos, T) U(tan, T) U(atan, T) U(tanh, T) U(rsqrt, T) \
     B(pow, T) B(atan2, T) B(copysign, T) B(fmin, T) B(fmax, T) \
     T3(fma, T) T3(mad, T) U(sign, T) U(degrees, T) U(radians, T) \
+    U(acos, T) U(asin, T) U(acosh, T) U(asinh, T) U(atanh, T) U(cosh, T) \
+    U(sinh, T) U(erf, T) U(erfc, T) U(exp10, T) U(expm1, T) U(log1p, T) \
+    U(tgamma, T) B(hypot, T) \
     B(min, T) B(max, T) T3(clamp, T) T3(mix, T) B(step, T) T3(smoothstep, T)
 
 FAMILY(float)

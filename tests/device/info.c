@@ -145,7 +145,7 @@ static const struct query queries[] = {
     FIXED(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, cl_bool),
     FIXED(CL_DEVICE_NUMERIC_VERSION, cl_version),
     VARIABLE_ARRAY(CL_DEVICE_EXTENSIONS_WITH_VERSION),
-    ARRAY(CL_DEVICE_ILS_WITH_VERSION, 0),
+    VARIABLE_ARRAY(CL_DEVICE_ILS_WITH_VERSION), /* check_fixed_arrays */
     ARRAY(CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 9 * sizeof(cl_name_version)),
     FIXED(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, cl_device_atomic_capabilities),
     FIXED(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, cl_device_atomic_capabilities),
@@ -327,6 +327,13 @@ static void check_unknown_names(void)
 
 /* The profile the registration expects (REFCL_TEST_PROFILE, tests/
  * CMakeLists.txt): FULL where refcl finds the compiler, else EMBEDDED. */
+/* The compiler's SPIR-V translator is there (REFCL_TEST_IL=1). */
+static bool il_expected(void)
+{
+    const char *il = getenv("REFCL_TEST_IL");
+    return il && !strcmp(il, "1");
+}
+
 static bool full_profile(void)
 {
     const char *profile = getenv("REFCL_TEST_PROFILE");
@@ -452,12 +459,16 @@ static void check_fixed_strings(void)
              "cl_khr_global_int32_extended_atomics "
              "cl_khr_local_int32_base_atomics "
              "cl_khr_local_int32_extended_atomics %s"
-             "cl_khr_fp64 cl_refcl_device_cpuset cl_arm_import_memory "
+             "cl_khr_fp64 cl_khr_int64_base_atomics "
+             "cl_khr_int64_extended_atomics cl_refcl_device_cpuset cl_arm_import_memory "
              "cl_arm_import_memory_host%s",
              full_profile() ? "" : "cles_khr_int64 ",
              dma_buf_expected() ? " cl_arm_import_memory_dma_buf" : "");
     CHECK_STR(string(CL_DEVICE_EXTENSIONS, s), expected);
-    CHECK_STR(string(CL_DEVICE_IL_VERSION, s), "");
+    CHECK_STR(string(CL_DEVICE_IL_VERSION, s),
+              il_expected() ? "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 "
+                              "SPIR-V_1.4"
+                            : "");
     /* docs/built-in-kernels.md, in the order of CL_DEVICE_BUILT_IN_KERNELS_
      * WITH_VERSION (check_fixed_arrays). */
     CHECK_STR(string(CL_DEVICE_BUILT_IN_KERNELS, s),
@@ -491,6 +502,8 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
         {CL_MAKE_VERSION(1, 0, 0), "cles_khr_int64"}, /* the 7th */
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_base_atomics"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_refcl_device_cpuset"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
@@ -506,7 +519,7 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
     };
-    size_t count = dma_buf_expected() ? 12 : 11;
+    size_t count = dma_buf_expected() ? 14 : 13;
     if (full_profile()) { /* without cles_khr_int64 */
         memmove(&extensions[6], &extensions[7],
                 (count - 7) * sizeof(extensions[0]));
@@ -515,7 +528,15 @@ static void check_fixed_arrays(void)
     check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions, count);
     check_name_versions(CL_DEVICE_OPENCL_C_ALL_VERSIONS, c_versions, 4);
     check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 2);
-    check_name_versions(CL_DEVICE_ILS_WITH_VERSION, NULL, 0);
+    const cl_name_version ils[] = {
+        {CL_MAKE_VERSION(1, 0, 0), "SPIR-V"},
+        {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
+        {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"},
+        {CL_MAKE_VERSION(1, 3, 0), "SPIR-V"},
+        {CL_MAKE_VERSION(1, 4, 0), "SPIR-V"},
+    };
+    check_name_versions(CL_DEVICE_ILS_WITH_VERSION, il_expected() ? ils : NULL,
+                        il_expected() ? 5 : 0);
     const cl_name_version builtins[] = {
         {CL_MAKE_VERSION(1, 0, 0), "refcl_fill_uchar"},
         {CL_MAKE_VERSION(1, 0, 0), "refcl_fill_ulong"},

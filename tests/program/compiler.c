@@ -10,8 +10,12 @@
  * garbage, truncated, foreign and damaged binaries refused; pfn_notify.
  * Skipped (77) where the device reports no compiler.
  */
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -130,6 +134,15 @@ static void check_build(void)
                  CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     check_record(program, device, CL_BUILD_SUCCESS, every,
                  CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    /* Built for the device alone: subs[0], its sub-device in the program,
+     * gets that build too (the CTS's device_partition builds for a parent
+     * and runs on its sub-devices). */
+    CHECK_EQ(clBuildProgram(program, 1, &device, "-DPARENT", NULL, NULL),
+             CL_SUCCESS);
+    check_record(program, device, CL_BUILD_SUCCESS, "-DPARENT",
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    check_record(program, subs[0], CL_BUILD_SUCCESS, "-DPARENT",
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
 }
 
@@ -193,6 +206,29 @@ static void check_syntax_error(void)
 }
 
 /* clCompileProgram with headers named with directories, then links. */
+/* clLinkProgram takes any number of input programs: the kernel, its
+ * library and 198 empty objects (the CTS links 256 in
+ * multi_file_libraries; refcl once stopped at 64). */
+static void check_many_inputs(cl_program kernel, cl_program library)
+{
+    enum { COUNT = 200 };
+    cl_program empty = from_source("/* nothing */\n");
+    CHECK_EQ(clCompileProgram(empty, 0, NULL, NULL, 0, NULL, NULL, NULL,
+                              NULL), CL_SUCCESS);
+    cl_program inputs[COUNT] = {kernel, library};
+    for (size_t i = 2; i < COUNT; i++)
+        inputs[i] = empty;
+    cl_int err = 1;
+    cl_program exe = clLinkProgram(context, 0, NULL, NULL, COUNT, inputs,
+                                   NULL, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    check_record(exe, device, CL_BUILD_SUCCESS, "",
+                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    check_names(exe, "k", 1);
+    CHECK_EQ(clReleaseProgram(exe), CL_SUCCESS);
+    CHECK_EQ(clReleaseProgram(empty), CL_SUCCESS);
+}
+
 static void check_compile_link(void)
 {
     cl_program header = from_source("#define SCALE 3\n");
@@ -272,6 +308,8 @@ static void check_compile_link(void)
                         &err) == NULL);
     CHECK_EQ(err, CL_INVALID_OPERATION);
 
+    check_many_inputs(kernel, library);
+
     cl_program all[] = {header, helper, kernel, alone, library, exe};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
         CHECK_EQ(clReleaseProgram(all[i]), CL_SUCCESS);
@@ -306,6 +344,95 @@ static void check_refused(const unsigned char *bytes, size_t size)
     CHECK_EQ(status[1], CL_INVALID_BINARY);
 }
 
+/* The x86-64 psABI level of this CPU, as the test's own compiler sees it
+ * (refcl asks CPUID itself). */
+static const char *host_cpu(void)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx2"))
+        return "x86-64-v4";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("bmi2"))
+        return "x86-64-v3";
+    if (__builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("popcnt"))
+        return "x86-64-v2";
+    return "x86-64";
+#else
+    return "armv8-a";
+#endif
+}
+
+/* The container names the CPU after the target; one with features this
+ * host lacks is refused: "CL_INVALID_BINARY if an invalid program binary
+ * was encountered for any device". */
+static void check_cpu(unsigned char *bytes, size_t size)
+{
+    const char *cpu = host_cpu();
+    size_t target = bytes[24], at = 28 + target + 4;
+    CHECK_EQ(bytes[28 + target], strlen(cpu));
+    CHECK(!memcmp(bytes + at, cpu, strlen(cpu)));
+    if (strncmp(cpu, "x86-64-v", 8))
+        return;
+    /* The next level up, or one no CPU has yet. */
+    unsigned char was = bytes[at + 8];
+    bytes[at + 8] = was == '4' ? '5' : (unsigned char)(was + 1);
+    reseal(bytes, size);
+    check_refused(bytes, size);
+    bytes[at + 8] = was;
+    reseal(bytes, size);
+}
+
+static void *build_in_thread(void *program)
+{
+    static cl_int status;
+    status = clBuildProgram(program, 0, NULL, NULL, NULL, NULL);
+    return &status;
+}
+
+/* While clang runs, the build is CL_BUILD_IN_PROGRESS, a kernel cannot be
+ * made ("CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+ * executable for program") and another build is refused
+ * ("CL_INVALID_OPERATION if the build of a program executable for any of
+ * the devices listed in device_list by a previous call to clBuildProgram
+ * for program has not completed"). The source is new to the cache, so
+ * clang runs for a tenth of a second at least. */
+static void check_in_progress(void)
+{
+    char source[200];
+    snprintf(source, sizeof(source), "/* %ld %ld */\n%s", (long)getpid(),
+             (long)time(NULL), saxpy);
+    cl_program program = from_source(source);
+    pthread_t builder;
+    CHECK_EQ(pthread_create(&builder, NULL, build_in_thread, program), 0);
+    cl_build_status status = CL_BUILD_NONE;
+    int seen = 0;
+    do {
+        CHECK_EQ(clGetProgramBuildInfo(program, device,
+                                       CL_PROGRAM_BUILD_STATUS,
+                                       sizeof(status), &status, NULL),
+                 CL_SUCCESS);
+        if (status == CL_BUILD_IN_PROGRESS && !seen++) {
+            cl_int err = 1;
+            CHECK(clCreateKernel(program, "saxpy", &err) == NULL);
+            CHECK_EQ(err, CL_INVALID_PROGRAM_EXECUTABLE);
+            CHECK_EQ(clBuildProgram(program, 1, &device, NULL, NULL, NULL),
+                     CL_INVALID_OPERATION);
+        }
+    } while (status == CL_BUILD_NONE || status == CL_BUILD_IN_PROGRESS);
+    void *result;
+    CHECK_EQ(pthread_join(builder, &result), 0);
+    CHECK_EQ(*(cl_int *)result, CL_SUCCESS);
+    CHECK_EQ(status, CL_BUILD_SUCCESS);
+    CHECK(seen > 0);
+    check_names(program, "saxpy;nothing", 2);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+}
+
 /* build -> binaries -> a program with them -> build -> kernel names. */
 static void check_binaries(void)
 {
@@ -316,7 +443,7 @@ static void check_binaries(void)
     CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(sizes),
                               sizes, NULL), CL_SUCCESS);
     CHECK(sizes[0] > 64);
-    CHECK_EQ(sizes[1], 0); /* subs[0]: never built */
+    CHECK_EQ(sizes[1], sizes[0]); /* subs[0]: the device's build serves it */
     unsigned char *bytes = malloc(sizes[0]);
     unsigned char *out[2] = {bytes, NULL};
     CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(out), out,
@@ -326,10 +453,11 @@ static void check_binaries(void)
     cl_int err = 1, status[2] = {7, 7};
     const unsigned char *binaries[2] = {bytes, bytes};
     cl_device_id two[2] = {device, subs[0]};
-    cl_program copy = clCreateProgramWithBinary(context, 2, two, sizes,
+    size_t lengths[2] = {sizes[0], 0};
+    cl_program copy = clCreateProgramWithBinary(context, 2, two, lengths,
                                                 binaries, status, &err);
     CHECK_EQ(err, CL_INVALID_VALUE); /* lengths[1] is zero */
-    size_t lengths[2] = {sizes[0], sizes[0]};
+    lengths[1] = sizes[0];
     copy = clCreateProgramWithBinary(context, 2, two, lengths, binaries,
                                      status, &err);
     CHECK_EQ(err, CL_SUCCESS);
@@ -366,7 +494,8 @@ static void check_binaries(void)
     reseal(bytes, sizes[0]);
     check_refused(bytes, sizes[0]);
     bytes[28] = was;
-    bytes[8] = 2; /* format version */
+    check_cpu(bytes, sizes[0]);
+    bytes[8] = 3; /* format version */
     reseal(bytes, sizes[0]);
     check_refused(bytes, sizes[0]);
     free(bytes);
@@ -425,6 +554,7 @@ int main(void)
     CHECK_EQ(err, CL_SUCCESS);
 
     check_build();
+    check_in_progress();
     check_options_refused();
     check_syntax_error();
     check_compile_link();

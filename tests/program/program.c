@@ -343,8 +343,9 @@ static void check_build_errors(void)
                         NULL) == NULL);
 
     /* "clSetProgramReleaseCallback may unconditionally return an error"
-     * without program-scope global variables; specialization constants are
-     * for programs "created from an intermediate language". */
+     * without program-scope global variables; specialization constants:
+     * CL_INVALID_OPERATION "if no devices associated with program support
+     * intermediate language programs" (CL_DEVICE_IL_VERSION is ""). */
     CHECK_EQ(clSetProgramReleaseCallback(program, notify, NULL),
              CL_INVALID_OPERATION);
     CHECK_EQ(clSetProgramReleaseCallback((cl_program)context, notify, NULL),
@@ -352,6 +353,9 @@ static void check_build_errors(void)
     cl_uint spec = 1;
     CHECK_EQ(clSetProgramSpecializationConstant(program, 0, sizeof(spec),
                                                 &spec),
+             CL_INVALID_OPERATION);
+    CHECK_EQ(clSetProgramSpecializationConstant((cl_program)context, 0,
+                                                sizeof(spec), &spec),
              CL_INVALID_PROGRAM);
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
 }
