@@ -8,8 +8,9 @@ packages=(
     libhwloc-dev hwloc valgrind
     dpkg-dev debhelper lintian
     # The OpenCL C compiler (docs/compiler.md): LLVM 15, as Debian 12 ships
-    # it; python3 generates the builtin library.
-    clang-15 llvm-15 llvm-15-dev libclang-15-dev python3
+    # it; python3 generates the builtin library; llvm-spirv-15 reads SPIR-V
+    # (clCreateProgramWithIL).
+    clang-15 llvm-15 llvm-15-dev libclang-15-dev python3 llvm-spirv-15
 )
 missing=()
 for p in "${packages[@]}"; do
