@@ -97,7 +97,9 @@ MATH1 = {
     "tgamma": "__builtin_tgamma",
 }
 MATH2 = {"pow": "__builtin_pow", "atan2": "__builtin_atan2",
-         "copysign": "__builtin_copysign", "hypot": "__builtin_hypot"}
+         "copysign": "__builtin_copysign", "hypot": "__builtin_hypot",
+         "fmod": "__builtin_fmod", "remainder": "__builtin_remainder",
+         "fdim": "__builtin_fdim"}
 # Elementwise clang builtins: vector code as written.
 ELEMENTWISE1 = {"fabs": "__builtin_elementwise_abs",
                 "floor": "__builtin_elementwise_floor",
@@ -136,6 +138,17 @@ def math_type(out, t, n):
     # libm's exp10 is a GNU extension clang has no builtin for; pow of an
     # exact 10 is within glibc's 1 ulp.
     text += func(T, "exp10", x1, ret(f"pow(({T})(10), x)"))
+    # 1/pi rounded once to T: atan2's error plus two roundings, well
+    # inside the spec's 6 ulp.
+    text += func(T, "atan2pi", x2, ret(
+        f"atan2(x, y) * ({T})(0.318309886183790671537767526745028724"
+        f"{'f' if t == 'float' else ''})"))
+    text += func(T, "ldexp", [(T, "x"), (vec("int", n), "k")], ret(split(
+        lambda a, k: f"{libm('__builtin_ldexp', t)}({a}, {k})", "ldexp",
+        ["x", "k"], n, t)))
+    if n > 1:
+        text += func(T, "ldexp", [(T, "x"), ("int", "k")],
+                     ret(f"ldexp(x, ({vec('int', n)})(k))"))
     for name, b in (("fmin", "__builtin_elementwise_min"),
                     ("fmax", "__builtin_elementwise_max")):
         text += func(T, name, x2, ret(f"{b}(x, y)"))
@@ -151,6 +164,24 @@ def math_type(out, t, n):
             text += func(T, prefix + "recip", x1, ret("1 / x"))
             text += func(T, prefix + "rsqrt", x1, ret("rsqrt(x)"))
     fp64_guard(out, t, text)
+
+
+# Functions with a second result through a pointer: the named address
+# spaces' overloads as OpenCL C 1.2, the generic one as 2.0 (compiled
+# twice, like vload).
+def pointer_math_type(out, t, n):
+    T = vec(t, n)
+    for space in ("__global", "__local", "__private", ""):
+        text = func(T, "sincos", [(T, "x"), (f"{space} {T} *", "c")],
+                    "*c = cos(x); return sin(x);")
+        # x - trunc(x) is exact; an infinity's fraction is a signed zero.
+        text += func(T, "modf", [(T, "x"), (f"{space} {T} *", "i")],
+                     f"*i = trunc(x); return copysign(isinf(x) ? ({T})(0) "
+                     ": x - *i, x);")
+        out.add(("#if __OPENCL_C_VERSION__ >= 200\n" if not space else
+                 "#if __OPENCL_C_VERSION__ < 200\n"))
+        fp64_guard(out, t, text)
+        out.add("#endif\n")
 
 
 # ---- common -------------------------------------------------------------
@@ -712,6 +743,10 @@ def main():
         for t in FLOATS:
             for n in WIDTHS:
                 math_type(out, t, n)
+    elif family == "mathptr":
+        for t in FLOATS:
+            for n in WIDTHS:
+                pointer_math_type(out, t, n)
     elif family == "common":
         for t in FLOATS:
             for n in WIDTHS:

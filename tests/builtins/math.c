@@ -34,6 +34,29 @@ static const int widths[] = {1, 2, 3, 4, 8, 16};
 
 static long double ref_rsqrt(long double x) { return 1 / sqrtl(x); }
 static long double ref_exp10(long double x) { return powl(10, x); }
+static long double ref_atan2pi(long double y, long double x)
+{
+    return atan2l(y, x) / M_PIl;
+}
+static long double ref_ldexp_up(long double x) { return ldexpl(x, 3); }
+static long double ref_ldexp_down(long double x) { return ldexpl(x, -140); }
+static double ldexp_down(double x) { return ldexp(x, -140); }
+static double fdim_of(double x, double y, double z)
+{
+    (void)z;
+    return fdim(x, y);
+}
+static long double ref_modf_fraction(long double x)
+{
+    long double integral;
+    return modfl(x, &integral);
+}
+static long double ref_modf_integral(long double x)
+{
+    long double integral;
+    modfl(x, &integral);
+    return integral;
+}
 static long double ref_sign(long double x)
 {
     return x > 0 ? 1 : x < 0 ? -1 : x == x ? x : 0;
@@ -124,6 +147,16 @@ static const struct function functions[] = {
     {"log1p", 1, R1(log1pl), 2, 2, ANY, false, false, NULL},
     {"tgamma", 1, R1(tgammal), 16, 16, ANY, false, false, NULL},
     {"hypot", 2, R2(hypotl), 4, 4, ANY, false, false, NULL},
+    {"fmod", 2, R2(fmodl), 0, 0, ANY, false, false, NULL},
+    {"remainder", 2, R2(remainderl), 0, 0, ANY, false, false, NULL},
+    {"fdim", 2, R2(fdiml), 0, 0, ANY, false, false, (void *)fdim_of},
+    {"atan2pi", 2, R2(ref_atan2pi), 6, 6, ANY, false, false, NULL},
+    {"ldexp_up", 1, R1(ref_ldexp_up), 0, 0, ANY, false, false, NULL},
+    {"ldexp_down", 1, R1(ref_ldexp_down), 0, 0, ANY, false, false, (void *)ldexp_down},
+    {"sincos_sin", 1, R1(sinl), 4, 4, ANY, false, false, NULL},
+    {"sincos_cos", 1, R1(cosl), 4, 4, ANY, false, false, NULL},
+    {"modf_fraction", 1, R1(ref_modf_fraction), 0, 0, ANY, false, false, NULL},
+    {"modf_integral", 1, R1(ref_modf_integral), 0, 0, ANY, false, false, NULL},
     {"pow", 2, R2(powl), 16, 16, ANY, false, false, NULL},
     {"atan2", 2, R2(atan2l), 6, 6, ANY, false, false, NULL},
     {"copysign", 2, R2(copysignl), 0, 0, ANY, false, false, NULL},

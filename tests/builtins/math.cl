@@ -23,7 +23,10 @@
     T3(fma, T) T3(mad, T) U(sign, T) U(degrees, T) U(radians, T) \
     U(acos, T) U(asin, T) U(acosh, T) U(asinh, T) U(atanh, T) U(cosh, T) \
     U(sinh, T) U(erf, T) U(erfc, T) U(exp10, T) U(expm1, T) U(log1p, T) \
-    U(tgamma, T) B(hypot, T) \
+    U(tgamma, T) B(hypot, T) B(fmod, T) B(remainder, T) B(fdim, T) \
+    B(atan2pi, T) ALL(ldexp_up, T, ldexp(a, 3)) ALL(ldexp_down, T, ldexp(a, -140)) \
+    ALL(sincos_sin, T, sincos(a, &c)) ALL(sincos_cos, T, (sincos(a, &c), c)) \
+    ALL(modf_fraction, T, modf(a, &c)) ALL(modf_integral, T, (modf(a, &c), c)) \
     B(min, T) B(max, T) T3(clamp, T) T3(mix, T) B(step, T) T3(smoothstep, T)
 
 FAMILY(float)
