@@ -23,7 +23,7 @@
 #define BINARY_MAGIC "REFCLBIN"
 #define BINARY_FORMAT 2u
 
-static uint64_t fnv1a(const unsigned char *p, size_t n)
+uint64_t refcl_fnv1a(const unsigned char *p, size_t n)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < n; i++)
@@ -31,7 +31,7 @@ static uint64_t fnv1a(const unsigned char *p, size_t n)
     return h;
 }
 
-static unsigned char *put(unsigned char *p, uint64_t value, size_t bytes)
+unsigned char *refcl_store_u(unsigned char *p, uint64_t value, size_t bytes)
 {
     for (size_t i = 0; i < bytes; i++)
         *p++ = (unsigned char)(value >> (8 * i));
@@ -59,31 +59,24 @@ bool refcl_binary_write(const struct refcl_binary *binary,
     if (!p)
         return false;
     p = put_bytes(p, BINARY_MAGIC, 8);
-    p = put(p, BINARY_FORMAT, 4);
-    p = put(p, binary->type, 4);
-    p = put(p, REFCL_ABI_VERSION, 4);
-    p = put(p, binary->flags, 4);
-    p = put(p, target_length, 4);
+    p = refcl_store_u(p, BINARY_FORMAT, 4);
+    p = refcl_store_u(p, binary->type, 4);
+    p = refcl_store_u(p, REFCL_ABI_VERSION, 4);
+    p = refcl_store_u(p, binary->flags, 4);
+    p = refcl_store_u(p, target_length, 4);
     p = put_bytes(p, target, target_length);
-    p = put(p, cpu_length, 4);
+    p = refcl_store_u(p, cpu_length, 4);
     p = put_bytes(p, cpu, cpu_length);
-    p = put(p, binary->options_length, 4);
+    p = refcl_store_u(p, binary->options_length, 4);
     p = put_bytes(p, binary->options, binary->options_length);
-    p = put(p, binary->payload_size, 8);
+    p = refcl_store_u(p, binary->payload_size, 8);
     p = put_bytes(p, binary->payload, binary->payload_size);
-    put(p, fnv1a(out->bytes, size - 8), 8);
+    refcl_store_u(p, refcl_fnv1a(out->bytes, size - 8), 8);
     out->size = size;
     return true;
 }
 
-/* A reader that never reads past the end. */
-struct reader {
-    const unsigned char *p;
-    size_t left;
-    bool ok;
-};
-
-static uint64_t get(struct reader *r, size_t bytes)
+uint64_t refcl_read_u(struct refcl_reader *r, size_t bytes)
 {
     uint64_t value = 0;
     if (r->left < bytes) {
@@ -97,7 +90,7 @@ static uint64_t get(struct reader *r, size_t bytes)
     return value;
 }
 
-static const unsigned char *get_bytes(struct reader *r, uint64_t n)
+const unsigned char *refcl_read_bytes(struct refcl_reader *r, uint64_t n)
 {
     if (r->left < n) {
         r->ok = false;
@@ -119,28 +112,31 @@ static bool known_type(uint64_t type)
 bool refcl_binary_read(const unsigned char *bytes, size_t size,
                        struct refcl_binary *binary, const char **why)
 {
-    struct reader r = {bytes, size, true};
-    const unsigned char *magic = get_bytes(&r, 8);
+    struct refcl_reader r = {bytes, size, true};
+    const unsigned char *magic = refcl_read_bytes(&r, 8);
     if (!magic || memcmp(magic, BINARY_MAGIC, 8)) {
         *why = "not a refcl binary";
         return false;
     }
-    struct reader tail = {bytes + size - 8, 8, size >= 16};
-    if (!tail.ok || fnv1a(bytes, size - 8) != get(&tail, 8)) {
+    struct refcl_reader tail = {bytes + size - 8, 8, size >= 16};
+    if (!tail.ok || refcl_fnv1a(bytes, size - 8) != refcl_read_u(&tail, 8)) {
         *why = "a truncated or damaged refcl binary (checksum)";
         return false;
     }
-    r = (struct reader){bytes + 8, size - 16, true};
-    uint64_t format = get(&r, 4), type = get(&r, 4), abi = get(&r, 4);
-    binary->flags = (uint32_t)get(&r, 4);
-    uint64_t target_length = get(&r, 4);
-    const unsigned char *target = get_bytes(&r, target_length);
-    uint64_t cpu_length = get(&r, 4);
-    const unsigned char *cpu = get_bytes(&r, cpu_length);
-    binary->options_length = (size_t)get(&r, 4);
-    binary->options = (const char *)get_bytes(&r, binary->options_length);
-    binary->payload_size = (size_t)get(&r, 8);
-    binary->payload = get_bytes(&r, binary->payload_size);
+    r = (struct refcl_reader){bytes + 8, size - 16, true};
+    uint64_t format = refcl_read_u(&r, 4);
+    uint64_t type = refcl_read_u(&r, 4);
+    uint64_t abi = refcl_read_u(&r, 4);
+    binary->flags = (uint32_t)refcl_read_u(&r, 4);
+    uint64_t target_length = refcl_read_u(&r, 4);
+    const unsigned char *target = refcl_read_bytes(&r, target_length);
+    uint64_t cpu_length = refcl_read_u(&r, 4);
+    const unsigned char *cpu = refcl_read_bytes(&r, cpu_length);
+    binary->options_length = (size_t)refcl_read_u(&r, 4);
+    binary->options =
+        (const char *)refcl_read_bytes(&r, binary->options_length);
+    binary->payload_size = (size_t)refcl_read_u(&r, 8);
+    binary->payload = refcl_read_bytes(&r, binary->payload_size);
     binary->type = (cl_program_binary_type)type;
     const char *mine = refcl_compiler_target();
     if (!r.ok || r.left || !known_type(type))

@@ -150,37 +150,6 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
 
 /* ---- reading an entry ---- */
 
-struct reader {
-    const unsigned char *p;
-    size_t left;
-    bool ok;
-};
-
-static uint64_t get(struct reader *r, size_t bytes)
-{
-    uint64_t value = 0;
-    if (r->left < bytes) {
-        r->ok = false;
-        return 0;
-    }
-    memcpy(&value, r->p, bytes); /* written by this machine */
-    r->p += bytes;
-    r->left -= bytes;
-    return value;
-}
-
-static const unsigned char *get_bytes(struct reader *r, uint64_t n)
-{
-    if (r->left < n) {
-        r->ok = false;
-        return NULL;
-    }
-    const unsigned char *bytes = r->p;
-    r->p += n;
-    r->left -= n;
-    return bytes;
-}
-
 static uint64_t content_hash(const unsigned char *bytes, size_t size)
 {
     struct hasher h = hasher_new();
@@ -218,40 +187,34 @@ static bool copy_out(const unsigned char *bytes, size_t size, bool text,
     return *out != NULL;
 }
 
-static uint64_t fnv1a(const unsigned char *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-
 /* The entry's files still as they were, and its log and output. */
 static bool entry_parse(const struct refcl_blob *e,
                         const struct refcl_cache_key *key,
                         struct refcl_compile_result *result)
 {
-    struct reader tail = {e->bytes + e->size - 8, 8, e->size >= 8 + 16 + 8};
-    if (!tail.ok || fnv1a(e->bytes, e->size - 8) != get(&tail, 8))
+    struct refcl_reader tail = {e->bytes + e->size - 8, 8,
+                                e->size >= 8 + 16 + 8};
+    if (!tail.ok ||
+        refcl_fnv1a(e->bytes, e->size - 8) != refcl_read_u(&tail, 8))
         return false;
-    struct reader r = {e->bytes, e->size - 8, true};
-    const unsigned char *magic = get_bytes(&r, 8);
-    uint64_t k0 = get(&r, 8), k1 = get(&r, 8);
+    struct refcl_reader r = {e->bytes, e->size - 8, true};
+    const unsigned char *magic = refcl_read_bytes(&r, 8);
+    uint64_t k0 = refcl_read_u(&r, 8), k1 = refcl_read_u(&r, 8);
     if (!r.ok || memcmp(magic, ENTRY_MAGIC, 8) || k0 != key->hash[0] ||
         k1 != key->hash[1])
         return false;
-    uint64_t files = get(&r, 4);
+    uint64_t files = refcl_read_u(&r, 4);
     for (uint64_t i = 0; r.ok && i < files; i++) {
-        uint64_t length = get(&r, 4);
-        const unsigned char *path = get_bytes(&r, length);
-        uint64_t hash = get(&r, 8);
+        uint64_t length = refcl_read_u(&r, 4);
+        const unsigned char *path = refcl_read_bytes(&r, length);
+        uint64_t hash = refcl_read_u(&r, 8);
         if (!r.ok || !file_unchanged(path, length, hash))
             return false;
     }
-    uint64_t log_size = get(&r, 8);
-    const unsigned char *log = get_bytes(&r, log_size);
-    uint64_t output_size = get(&r, 8);
-    const unsigned char *output = get_bytes(&r, output_size);
+    uint64_t log_size = refcl_read_u(&r, 8);
+    const unsigned char *log = refcl_read_bytes(&r, log_size);
+    uint64_t output_size = refcl_read_u(&r, 8);
+    const unsigned char *output = refcl_read_bytes(&r, output_size);
     if (!r.ok || r.left)
         return false;
     unsigned char *log_copy;
@@ -307,7 +270,9 @@ static void put(struct writer *w, const void *bytes, size_t n)
 
 static void put_u(struct writer *w, uint64_t value, size_t bytes)
 {
-    put(w, &value, bytes);
+    unsigned char encoded[8];
+    refcl_store_u(encoded, value, bytes);
+    put(w, encoded, bytes);
 }
 
 /* A file the build read, with the hash of what it holds now. */
@@ -371,8 +336,8 @@ void refcl_cache_store(const struct refcl_cache_key *key,
     put_u(&w, result->output.size, 8);
     put(&w, result->output.bytes, result->output.size);
     if (w.ok) {
-        memcpy(w.bytes + count_at, &files, 4);
-        put_u(&w, fnv1a(w.bytes, w.size), 8);
+        refcl_store_u(w.bytes + count_at, files, 4);
+        put_u(&w, refcl_fnv1a(w.bytes, w.size), 8);
     }
     char temporary[sizeof(key->path) + 64];
     snprintf(temporary, sizeof(temporary), "%s.%d.%u.tmp", key->path,

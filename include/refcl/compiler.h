@@ -63,6 +63,21 @@ void refcl_blob_free(struct refcl_blob *blob);
  *  size; false (and @p out empty) if it cannot. */
 bool refcl_blob_read(const char *path, struct refcl_blob *out);
 
+/* The byte codec of refcl's two file formats (the binary container and the
+ * cache entry): integers little-endian, a reader that never reads past the
+ * end (it clears ok instead), and the FNV-1a checksum both end with. */
+struct refcl_reader {
+    const unsigned char *p;
+    size_t left;
+    bool ok;
+};
+uint64_t refcl_read_u(struct refcl_reader *r, size_t bytes);
+const unsigned char *refcl_read_bytes(struct refcl_reader *r, uint64_t n);
+/** Stores the low @p bytes of @p value at @p p, little-endian; returns the
+ *  byte after them. */
+unsigned char *refcl_store_u(unsigned char *p, uint64_t value, size_t bytes);
+uint64_t refcl_fnv1a(const unsigned char *p, size_t n);
+
 /** A header of clCompileProgram: the file @p name (may hold directories)
  *  that `#include "name"` finds. */
 struct refcl_header {
