@@ -65,6 +65,7 @@ extern const struct work bench_reduce_source;
 extern const struct work bench_reduce_c_all;
 extern const struct work bench_build_uncached; /* saxpy, a new source */
 extern const struct work bench_build_cached;   /* saxpy, built before */
+extern const struct work bench_build_first_run; /* new saxpy, run once */
 extern const struct work bench_kernel_create;
 extern const struct work bench_kernel_set_arg;
 

@@ -77,6 +77,7 @@ saxpy.source             grows saxpy.c-all-threads   0.95
 reduce.source            ratio -                     1
 build.uncached           ratio -                     0.5
 build.cached             ratio -                     1
+build.first_run          ratio -                     0.5
 timer.host               of    clock-gettime         1.5
 timer.device-and-host    of    clock-gettime         1.5
 device-info.threads-2    grows device-info.threads-1 1.5

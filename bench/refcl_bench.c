@@ -412,6 +412,7 @@ static const struct figure figures[] = {
     {"reduce.c-all-threads", "us", NULL, NULL, 0, &bench_reduce_c_all},
     {"build.uncached", "us", NULL, NULL, 0, &bench_build_uncached},
     {"build.cached", "us", NULL, NULL, 0, &bench_build_cached},
+    {"build.first_run", "us", NULL, NULL, 0, &bench_build_first_run},
     {"saxpy.units-1", "GB/s", NULL, NULL, 0, &bench_saxpy_units[0]},
     {"saxpy.units-2", "GB/s", NULL, NULL, 0, &bench_saxpy_units[1]},
     {"saxpy.units-4", "GB/s", NULL, NULL, 0, &bench_saxpy_units[2]},

@@ -25,6 +25,7 @@
 #include "refcl/error.h"
 #include "refcl/toolchain.h"
 #include "cache.h"
+#include "server.h"
 
 extern char **environ;
 
@@ -196,32 +197,49 @@ static char **tool_environment(char *cpu)
     return env;
 }
 
-/* Runs @p argv in @p dir, its output appended to the log. @return true if
- * it exited with 0; else the log says why. */
-static bool tool_run(const struct workdir *dir, char *const argv[])
+/* Whether @p argv can run in the persistent compiler: clang or llvm-link,
+ * and no -mllvm (which sets process-wide LLVM options that would outlive
+ * the job in a server: such jobs run in a process of their own). */
+static bool servable(char *const argv[])
 {
-    posix_spawn_file_actions_t actions;
-    if (posix_spawn_file_actions_init(&actions) != 0)
+    const struct refcl_toolchain *tc = refcl_toolchain();
+    if (!tc->server ||
+        (strcmp(argv[0], tc->clang) && strcmp(argv[0], tc->llvm_link)))
         return false;
-    posix_spawn_file_actions_addchdir_np(&actions, dir->path);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, LOG_NAME,
-                                     O_WRONLY | O_CREAT | O_APPEND, 0600);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    char cpu[64];
-    char **env = tool_environment(cpu);
-    pid_t pid;
-    int error = env ? posix_spawn(&pid, argv[0], &actions, NULL, argv, env)
-                    : ENOMEM;
-    posix_spawn_file_actions_destroy(&actions);
-    free(env);
-    char note[PATH_MAX + 128];
-    if (error) {
-        snprintf(note, sizeof(note), "refcl: could not run %s: %s\n",
-                 argv[0], strerror(error));
+    for (size_t i = 1; argv[i]; i++)
+        if (strstr(argv[i], "-mllvm"))
+            return false;
+    return true;
+}
+
+/* Runs @p argv in the persistent compiler if it can. @return whether it
+ * did (else the caller spawns it); @p ok whether it succeeded. */
+static bool serve(const struct workdir *dir, char *const argv[],
+                  char *const env[], bool *ok)
+{
+    if (!servable(argv))
+        return false;
+    char note[256];
+    int status = 1;
+    switch (refcl_server_run(refcl_toolchain()->server, dir->path, argv, env,
+                             &status, note, sizeof(note))) {
+    case REFCL_NOT_SERVED:
+        return false;
+    case REFCL_SERVER_DIED:
         log_note(dir, note);
-        return false;
+        *ok = false;
+        return true;
+    case REFCL_SERVED:
+        break;
     }
+    *ok = status == 0;
+    return true;
+}
+
+/* @p pid's end: true if it exited with 0; else the log says why. */
+static bool tool_wait(const struct workdir *dir, const char *name, pid_t pid)
+{
+    char note[PATH_MAX + 128];
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) {
@@ -230,11 +248,48 @@ static bool tool_run(const struct workdir *dir, char *const argv[])
         }
     if (WIFSIGNALED(status)) {
         snprintf(note, sizeof(note), "refcl: %s was killed by signal %d "
-                 "(%s)\n", argv[0], WTERMSIG(status),
+                 "(%s)\n", name, WTERMSIG(status),
                  strsignal(WTERMSIG(status)));
         log_note(dir, note);
     }
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Runs @p argv in @p dir, its output appended to the log: in the
+ * persistent compiler, or as a subprocess. @return true if it exited with
+ * 0; else the log says why. */
+static bool tool_run(const struct workdir *dir, char *const argv[])
+{
+    char cpu[64];
+    char **env = tool_environment(cpu);
+    bool ok = false;
+    if (env && serve(dir, argv, env, &ok)) {
+        free(env);
+        return ok;
+    }
+    posix_spawn_file_actions_t actions;
+    if (!env || posix_spawn_file_actions_init(&actions) != 0) {
+        free(env);
+        log_note(dir, "refcl: no memory to run the compiler\n");
+        return false;
+    }
+    posix_spawn_file_actions_addchdir_np(&actions, dir->path);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, LOG_NAME,
+                                     O_WRONLY | O_CREAT | O_APPEND, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    pid_t pid;
+    int error = posix_spawn(&pid, argv[0], &actions, NULL, argv, env);
+    posix_spawn_file_actions_destroy(&actions);
+    free(env);
+    if (error) {
+        char note[PATH_MAX + 128];
+        snprintf(note, sizeof(note), "refcl: could not run %s: %s\n",
+                 argv[0], strerror(error));
+        log_note(dir, note);
+        return false;
+    }
+    return tool_wait(dir, argv[0], pid);
 }
 
 /* argv under construction, grown as needed: clLinkProgram takes any number
@@ -317,25 +372,16 @@ static void clang_front(struct argv *a, const struct refcl_compile_job *job)
     }
 }
 
-/* The back end: the work-group pass, a shared object of the program. */
+/* The back end: the work-group pass, an object of the program, which
+ * link() makes a shared object. */
 static void clang_back(struct argv *a, const struct refcl_toolchain *tc,
                        char *plugin)
 {
     snprintf(plugin, PATH_MAX + 32, "-fpass-plugin=%s", tc->plugin);
     arg(a, plugin);
-    arg(a, "-shared");
-    arg(a, "-nostdlib");
+    arg(a, "-c");
     arg(a, "-o");
-    arg(a, "program.so");
-}
-
-/* A shared object that names every symbol it needs, so that a call of an
- * undefined function is a link error with a log, not a failed dlopen. */
-static void clang_libraries(struct argv *a)
-{
-    arg(a, "-lc");
-    arg(a, "-lm");
-    arg(a, "-Wl,--no-undefined");
+    arg(a, "program.o");
 }
 
 /* Runs @p a and frees it. */
@@ -348,6 +394,27 @@ static bool run_argv(const struct workdir *dir, struct argv *a)
         ran = tool_run(dir, (char *const *)a->arg);
     argv_free(a);
     return ran;
+}
+
+/* program.o to program.so: ld itself, not clang's driver again (which
+ * would start LLVM once more and hand ld its whole search path). The C
+ * and math libraries are named, so that the shared object names every
+ * symbol it needs: a call of an undefined function is a link error with a
+ * log, not a failed dlopen. */
+static bool link_shared(const struct workdir *dir)
+{
+    const struct refcl_toolchain *tc = refcl_toolchain();
+    struct argv a = {0};
+    arg(&a, tc->ld);
+    arg(&a, "-shared");
+    arg(&a, "--no-undefined");
+    arg(&a, "--eh-frame-hdr");
+    arg(&a, "-o");
+    arg(&a, "program.so");
+    arg(&a, "program.o");
+    arg(&a, tc->libc);
+    arg(&a, tc->libm);
+    return run_argv(dir, &a);
 }
 
 /* Source to a shared object (build) or to bitcode (compile). */
@@ -386,9 +453,10 @@ static bool from_source(const struct workdir *dir,
         *output = "program.so";
     }
     arg(&a, SOURCE_NAME);
-    if (job->step != REFCL_STEP_COMPILE)
-        clang_libraries(&a);
-    return run_argv(dir, &a);
+    bool compiled = run_argv(dir, &a);
+    if (!compiled || job->step == REFCL_STEP_COMPILE)
+        return compiled;
+    return link_shared(dir);
 }
 
 /* The objects, written as input<N>.bc, to one module linked.bc. */
@@ -443,9 +511,8 @@ static bool to_shared_object(const struct workdir *dir, const char *linked,
     arg(&c, "-O3");
     clang_back(&c, tc, plugin);
     arg(&c, "full.bc");
-    clang_libraries(&c);
     *output = "program.so";
-    return run_argv(dir, &c);
+    return run_argv(dir, &c) && link_shared(dir);
 }
 
 /* Objects to one bitcode module (a library), and on to a shared object. */

@@ -22,6 +22,15 @@
 #ifndef REFCL_LLVM_LINK_DEFAULT
 #define REFCL_LLVM_LINK_DEFAULT ""
 #endif
+#ifndef REFCL_LD_DEFAULT
+#define REFCL_LD_DEFAULT ""
+#endif
+#ifndef REFCL_LIBC_DEFAULT
+#define REFCL_LIBC_DEFAULT ""
+#endif
+#ifndef REFCL_LIBM_DEFAULT
+#define REFCL_LIBM_DEFAULT ""
+#endif
 #ifndef REFCL_LLVM_SPIRV_DEFAULT
 #define REFCL_LLVM_SPIRV_DEFAULT ""
 #endif
@@ -35,6 +44,7 @@
 static struct refcl_toolchain toolchain;
 static char plugin_path[PATH_MAX];
 static char builtins_path[PATH_MAX];
+static char server_path[PATH_MAX];
 static char version[PATH_MAX + 64];
 static const struct refcl_toolchain *found;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -69,15 +79,24 @@ static void find(void)
         return;
     toolchain.clang = setting("REFCL_CLANG", REFCL_CLANG_DEFAULT);
     toolchain.llvm_link = setting("REFCL_LLVM_LINK", REFCL_LLVM_LINK_DEFAULT);
+    toolchain.ld = setting("REFCL_LD", REFCL_LD_DEFAULT);
+    toolchain.libc = REFCL_LIBC_DEFAULT;
+    toolchain.libm = REFCL_LIBM_DEFAULT;
     toolchain.plugin = plugin_path;
     toolchain.builtins = builtins_path;
     toolchain.version = version;
     if (!program(toolchain.clang) || !program(toolchain.llvm_link) ||
+        !program(toolchain.ld) || access(toolchain.libc, R_OK) != 0 ||
+        access(toolchain.libm, R_OK) != 0 ||
         !part(plugin_path, dir, REFCL_PLUGIN_NAME) ||
         !part(builtins_path, dir, REFCL_BUILTINS_NAME))
         return;
     const char *spirv = setting("REFCL_LLVM_SPIRV", REFCL_LLVM_SPIRV_DEFAULT);
     toolchain.llvm_spirv = program(spirv) ? spirv : NULL;
+    const char *server = getenv("REFCL_COMPILER_SERVER");
+    bool serve = !(server && !strcmp(server, "0"));
+    toolchain.server = serve && part(server_path, dir, REFCL_SERVER_NAME) &&
+                       program(server_path) ? server_path : NULL;
     snprintf(version, sizeof(version), "refcl %s, LLVM %d, %s",
              REFCL_VERSION_STRING, REFCL_LLVM_MAJOR, toolchain.clang);
     found = &toolchain;

@@ -3,6 +3,7 @@
  * Library unload: give back everything refcl allocated, so that loading and
  * unloading refcl (dlopen/dlclose) leaks nothing.
  */
+#include "refcl/compiler.h"
 #include "refcl/device.h"
 #include "refcl/memory.h"
 #include "refcl/object.h"
@@ -20,4 +21,6 @@ __attribute__((destructor)) static void refcl_library_unload(void)
     refcl_svm_teardown();
     refcl_root_devices_teardown();
     refcl_objects_teardown();
+    /* The idle compiler processes end when their sockets close. */
+    refcl_server_release_idle();
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "refcl/api.h"
+#include "refcl/compiler.h"
 #include "refcl/config.h"
 #include "refcl/info.h"
 #include "refcl/platform.h"
@@ -234,9 +235,14 @@ cl_int CL_API_CALL refcl_clUnloadCompiler(void)
     return CL_SUCCESS;
 }
 
-/* A hint with nothing to unload (no compiler); CL_INVALID_PLATFORM "if
- * platform is not a valid platform". */
+/* "Allows the implementation to release the resources allocated by the
+ * OpenCL compiler for platform": the idle compiler processes end (the
+ * next build spawns one). CL_INVALID_PLATFORM "if platform is not a valid
+ * platform". */
 cl_int CL_API_CALL refcl_clUnloadPlatformCompiler(cl_platform_id platform)
 {
-    return refcl_object_check(platform, REFCL_PLATFORM);
+    cl_int status = refcl_object_check(platform, REFCL_PLATFORM);
+    if (status == CL_SUCCESS)
+        refcl_server_release_idle();
+    return status;
 }

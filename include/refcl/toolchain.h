@@ -15,7 +15,9 @@
  *   REFCL_COMPILER=0       behave as if the compiler were not installed;
  *   REFCL_COMPILER_DIR     the directory of the plugin and the library
  *                          (the build tree's compiler/ in tests);
- *   REFCL_CLANG, REFCL_LLVM_LINK  the programs;
+ *   REFCL_CLANG, REFCL_LLVM_LINK, REFCL_LD  the programs;
+ *   REFCL_COMPILER_SERVER=0  no persistent compiler process: every job
+ *                          runs clang and llvm-link as subprocesses;
  *   REFCL_LLVM_SPIRV       the SPIR-V translator (optional: without it,
  *                          no clCreateProgramWithIL).
  */
@@ -27,10 +29,17 @@
 /** File names in the compiler directory. */
 #define REFCL_PLUGIN_NAME "librefcl-workgroup.so"
 #define REFCL_BUILTINS_NAME "refcl-builtins.bc"
+#define REFCL_SERVER_NAME "refcl-compiler"
 
 struct refcl_toolchain {
     const char *clang;     /**< absolute path, executable */
     const char *llvm_link; /**< absolute path, executable */
+    const char *ld;        /**< the linker clang would run; absolute */
+    const char *libc;      /**< the C and math libraries' shared objects, */
+    const char *libm;      /**< named to ld so --no-undefined holds */
+    const char *server;    /**< refcl-compiler, the persistent compiler
+                                process; NULL where it is not installed
+                                or REFCL_COMPILER_SERVER=0 */
     const char *plugin;    /**< the work-group pass plugin */
     const char *builtins;  /**< the builtin library, LLVM bitcode */
     const char *llvm_spirv; /**< absolute path, executable; NULL where the

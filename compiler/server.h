@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The persistent compiler processes (refcl-compiler, compiler/server/):
+ * librefcl keeps a few, spawned at the first job that needs one, so that a
+ * build pays for the compile, not for LLVM's start-up. docs/compiler.md.
+ */
+#ifndef REFCL_COMPILER_SERVER_H
+#define REFCL_COMPILER_SERVER_H
+
+#include <stddef.h>
+
+enum refcl_served {
+    REFCL_SERVED,       /**< the job ran; its exit status is known */
+    REFCL_NOT_SERVED,   /**< no server could take it: run it yourself */
+    REFCL_SERVER_DIED,  /**< the server died with the job: @p note says how */
+};
+
+/**
+ * Runs @p argv (a clang or llvm-link command line, the server's program
+ * @p server) in the working directory @p dir, its output appended to
+ * dir's build.log, on an idle server or a new one (started with @p env).
+ * Several threads may call it at once: each takes its own server.
+ */
+enum refcl_served refcl_server_run(const char *server, const char *dir,
+                                   char *const argv[], char *const env[],
+                                   int *exit_status, char *note,
+                                   size_t note_room);
+
+/* refcl_server_release_idle: refcl/compiler.h. */
+
+#endif /* REFCL_COMPILER_SERVER_H */
