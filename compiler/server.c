@@ -171,24 +171,33 @@ static bool send_all(int fd, const void *bytes, size_t size)
     return true;
 }
 
-static bool send_string(int fd, const char *s)
+/* @p s as u32 length + bytes at @p at; @return the end. */
+static char *put_string(char *at, const char *s)
 {
     uint32_t length = (uint32_t)strlen(s);
-    return send_all(fd, &length, sizeof(length)) &&
-           send_all(fd, s, length);
+    memcpy(at, &length, sizeof(length));
+    memcpy(at + sizeof(length), s, length);
+    return at + sizeof(length) + length;
 }
 
+/* The request in one buffer, sent at once (one write, not one per
+ * string). */
 static bool send_request(int fd, const char *dir, char *const argv[])
 {
     uint32_t count = 1;
-    while (argv[count - 1])
-        count++;
-    if (!send_all(fd, &count, sizeof(count)) || !send_string(fd, dir))
+    size_t size = sizeof(count) + sizeof(uint32_t) + strlen(dir);
+    for (size_t i = 0; argv[i]; i++, count++)
+        size += sizeof(uint32_t) + strlen(argv[i]);
+    char *request = malloc(size);
+    if (!request)
         return false;
-    for (uint32_t i = 0; i + 1 < count; i++)
-        if (!send_string(fd, argv[i]))
-            return false;
-    return true;
+    memcpy(request, &count, sizeof(count));
+    char *at = put_string(request + sizeof(count), dir);
+    for (size_t i = 0; argv[i]; i++)
+        at = put_string(at, argv[i]);
+    bool sent = send_all(fd, request, size);
+    free(request);
+    return sent;
 }
 
 static bool receive_status(int fd, int32_t *status)
