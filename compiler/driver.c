@@ -23,9 +23,9 @@
 #include "refcl/compiler.h"
 #include "refcl/device.h"
 #include "refcl/error.h"
+#include "refcl/server.h"
 #include "refcl/toolchain.h"
 #include "cache.h"
-#include "server.h"
 
 extern char **environ;
 

@@ -3,11 +3,11 @@
  * Library unload: give back everything refcl allocated, so that loading and
  * unloading refcl (dlopen/dlclose) leaks nothing.
  */
-#include "refcl/compiler.h"
 #include "refcl/device.h"
 #include "refcl/memory.h"
 #include "refcl/object.h"
 #include "refcl/queue.h"
+#include "refcl/server.h"
 #include "refcl/workers.h"
 
 __attribute__((destructor)) static void refcl_library_unload(void)

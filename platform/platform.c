@@ -9,10 +9,10 @@
 #include <time.h>
 
 #include "refcl/api.h"
-#include "refcl/compiler.h"
 #include "refcl/config.h"
 #include "refcl/info.h"
 #include "refcl/platform.h"
+#include "refcl/server.h"
 #include "refcl/toolchain.h"
 #include "refcl/version.h"
 

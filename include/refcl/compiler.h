@@ -119,11 +119,6 @@ cl_int refcl_compiler_run(const struct refcl_compile_job *job,
 
 void refcl_compile_result_free(struct refcl_compile_result *result);
 
-/** Ends the idle persistent compiler processes (compiler/server.c):
- *  clUnloadPlatformCompiler and library unload. The next build spawns
- *  one again. */
-void refcl_server_release_idle(void);
-
 struct refcl_abi_program; /* refcl/kernel_abi.h */
 
 /** A shared object loaded from its own memfd: its program-scope

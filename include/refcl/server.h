@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The persistent compiler processes (refcl-compiler, compiler/server/):
+ * The persistent compiler processes (refcl-compiler, compiler/server/; the pool, core/server.c, below the
+ * compiler layer so that clUnloadPlatformCompiler can end them):
  * librefcl keeps a few, spawned at the first job that needs one, so that a
  * build pays for the compile, not for LLVM's start-up. docs/compiler.md.
  */
@@ -26,6 +27,8 @@ enum refcl_served refcl_server_run(const char *server, const char *dir,
                                    int *exit_status, char *note,
                                    size_t note_room);
 
-/* refcl_server_release_idle: refcl/compiler.h. */
+/** Ends the idle servers: clUnloadPlatformCompiler and library unload.
+ *  The next build spawns one again. */
+void refcl_server_release_idle(void);
 
 #endif /* REFCL_COMPILER_SERVER_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The pool of persistent compiler processes (compiler/server.h). A server
+ * The pool of persistent compiler processes (refcl/server.h). A server
  * is a child process with one end of a socket pair on its fd 3; it serves
  * one job at a time, so a builder takes an idle one or spawns one more,
  * and gives it back after (up to IDLE_MAX are kept). Both ends of the
@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,8 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "refcl/compiler.h"
-#include "server.h"
+#include "refcl/server.h"
 
 /* Idle servers kept: one per thread that builds at once, up to this. */
 #define IDLE_MAX 4
@@ -74,25 +74,50 @@ static void server_forget(struct server *s)
     free(s);
 }
 
+/* The server starts with default signal dispositions and none blocked,
+ * whatever the application's: it must die of what kills a process. */
+static bool default_signals(posix_spawnattr_t *attr)
+{
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    return posix_spawnattr_init(attr) == 0 &&
+           posix_spawnattr_setsigmask(attr, &none) == 0 &&
+           posix_spawnattr_setsigdefault(attr, &all) == 0 &&
+           posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK |
+                                              POSIX_SPAWN_SETSIGDEF) == 0;
+}
+
+static int spawn(pid_t *pid, const char *program, int socket,
+                 char *const env[])
+{
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    if (posix_spawn_file_actions_init(&actions) != 0)
+        return ENOMEM;
+    if (!default_signals(&attr)) {
+        posix_spawn_file_actions_destroy(&actions);
+        return ENOMEM;
+    }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    /* dup2 clears close-on-exec in the child, even onto itself. */
+    posix_spawn_file_actions_adddup2(&actions, socket, SERVER_FD);
+    char *const argv[] = {(char *)program, NULL};
+    int error = posix_spawn(pid, program, &actions, &attr, argv, env);
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&actions);
+    return error;
+}
+
 static struct server *server_spawn(const char *program, char *const env[])
 {
     int fds[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
         return NULL;
     struct server *s = malloc(sizeof(*s));
-    posix_spawn_file_actions_t actions;
-    bool ready = s && posix_spawn_file_actions_init(&actions) == 0;
-    int error = ENOMEM;
-    if (ready) {
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_adddup2(&actions, 1, 2);
-        /* dup2 clears close-on-exec in the child, even onto itself. */
-        posix_spawn_file_actions_adddup2(&actions, fds[1], SERVER_FD);
-        char *const argv[] = {(char *)program, NULL};
-        error = posix_spawn(&s->pid, program, &actions, NULL, argv, env);
-        posix_spawn_file_actions_destroy(&actions);
-    }
+    int error = s ? spawn(&s->pid, program, fds[1], env) : ENOMEM;
     close(fds[1]);
     if (error) {
         close(fds[0]);
