@@ -350,6 +350,18 @@ static void clang_common(struct argv *a, const struct refcl_toolchain *tc,
     arg(a, "-fno-color-diagnostics");
 }
 
+/* sin, cos, exp, log and pow in a vectorized work-item loop become glibc's
+ * libmvec calls, 4 to 16 lanes at once (docs/builtins.md: which meet the
+ * spec's limits; the library keeps logf scalar). */
+static void vector_math(struct argv *a)
+{
+#if defined(__x86_64__)
+    arg(a, "-fveclib=libmvec");
+#else
+    (void)a;
+#endif
+}
+
 /* The front end's arguments: language, extensions, the user's options. */
 static void clang_front(struct argv *a, const struct refcl_compile_job *job)
 {
@@ -363,6 +375,7 @@ static void clang_front(struct argv *a, const struct refcl_compile_job *job)
     arg(a, refcl_device_clang_extensions());
     for (size_t i = 0; i < o->count; i++)
         arg(a, o->args[i]);
+    vector_math(a);
     if (o->opt_disable) {
         arg(a, "-O0");
         arg(a, "-Xclang");
@@ -413,6 +426,9 @@ static bool link_shared(const struct workdir *dir)
     arg(&a, "program.so");
     arg(&a, "program.o");
     arg(&a, tc->libc);
+    /* The vector math the vectorizer calls (-fveclib=libmvec). */
+    if (tc->libmvec)
+        arg(&a, tc->libmvec);
     arg(&a, tc->libm);
     return run_argv(dir, &a);
 }
@@ -509,6 +525,7 @@ static bool to_shared_object(const struct workdir *dir, const char *linked,
     struct argv c = {0};
     clang_common(&c, tc, "ir");
     arg(&c, "-O3");
+    vector_math(&c);
     clang_back(&c, tc, plugin);
     arg(&c, "full.bc");
     *output = "program.so";

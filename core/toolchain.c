@@ -31,6 +31,9 @@
 #ifndef REFCL_LIBM_DEFAULT
 #define REFCL_LIBM_DEFAULT ""
 #endif
+#ifndef REFCL_LIBMVEC_DEFAULT
+#define REFCL_LIBMVEC_DEFAULT ""
+#endif
 #ifndef REFCL_LLVM_SPIRV_DEFAULT
 #define REFCL_LLVM_SPIRV_DEFAULT ""
 #endif
@@ -82,12 +85,14 @@ static void find(void)
     toolchain.ld = setting("REFCL_LD", REFCL_LD_DEFAULT);
     toolchain.libc = REFCL_LIBC_DEFAULT;
     toolchain.libm = REFCL_LIBM_DEFAULT;
+    toolchain.libmvec = REFCL_LIBMVEC_DEFAULT[0] ? REFCL_LIBMVEC_DEFAULT : NULL;
     toolchain.plugin = plugin_path;
     toolchain.builtins = builtins_path;
     toolchain.version = version;
     if (!program(toolchain.clang) || !program(toolchain.llvm_link) ||
         !program(toolchain.ld) || access(toolchain.libc, R_OK) != 0 ||
         access(toolchain.libm, R_OK) != 0 ||
+        (toolchain.libmvec && access(toolchain.libmvec, R_OK) != 0) ||
         !part(plugin_path, dir, REFCL_PLUGIN_NAME) ||
         !part(builtins_path, dir, REFCL_BUILTINS_NAME))
         return;
