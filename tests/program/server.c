@@ -280,6 +280,8 @@ static void check_fork(void)
     int parents[MAX_SERVERS];
     CHECK(find_servers(parents) >= 1);
     fflush(NULL);
+    int result[2];
+    CHECK_EQ(pipe(result), 0);
     pid_t child = fork();
     if (child == 0) {
         cl_program program = program_of(9, 9);
@@ -291,9 +293,21 @@ static void check_fork(void)
         ok = ok && err == CL_SUCCESS && find_servers(mine) == 1;
         if (kernel)
             clReleaseKernel(kernel);
-        _exit(ok ? 0 : 1);
+        /* The verdict through the pipe, then exec: the child has the
+         * parent's memory but not its worker threads, whose per-thread
+         * allocations a leak checker at its exit would call lost. */
+        char verdict = ok ? 'y' : 'n';
+        ssize_t written = write(result[1], &verdict, 1);
+        (void)written;
+        execl("/bin/true", "true", (char *)NULL);
+        _exit(1);
     }
     CHECK(child > 0);
+    close(result[1]);
+    char verdict = 0;
+    CHECK_EQ(read(result[0], &verdict, 1), 1);
+    close(result[0]);
+    CHECK_EQ(verdict, 'y');
     int status = -1;
     CHECK_EQ(waitpid(child, &status, 0), child);
     CHECK(WIFEXITED(status));
