@@ -665,6 +665,121 @@ def guarded(out, t, fn, *args):
     fp64_guard(out, t, "".join(sub.lines))
 
 
+# ---- vload_half, vstore_half ----------------------------------------------
+# A half is read and written as its bits (a ushort): no cl_khr_fp16 needed,
+# and every conversion is integer vector code, exact.
+HALF_MODES = ["", "_rte", "_rtz", "_rtp", "_rtn"]
+# Per source type: its unsigned integer of the same size, its bits'
+# exponent bias minus half's, and its mantissa's width.
+HALF_SOURCE = {"float": ("uint", 127 - 15, 23), "double": ("ulong", 1023 - 15, 52)}
+
+
+def half_to_float(n):
+    """The float of width @n whose half bits are h (a uintN): exact."""
+    F, U = vec("float", n), vec("uint", n)
+    # Normal: the exponent rebiased (by 112 << 23); inf and NaN keep their
+    # payload; denormals are m 2^-24, exact in float.
+    normal = f"as_{F}(s | (((h & 0x7fff) << 13) + 0x38000000))"
+    special = f"as_{F}(s | 0x7f800000 | (m << 13))"
+    tiny = to_type("float", "m", n) + " * 0x1p-24f"
+    small = f"as_{F}(s | as_{U}({tiny}))"
+    return (f"{U} e = h & 0x7c00, m = h & 0x3ff, s = (h & 0x8000) << 16; "
+            + ret(f"e == 0 ? {small} : e == 0x7c00 ? {special} : {normal}"))
+
+
+def float_to_half(t, n, mode):
+    """Body giving the half bits (in @t's unsigned type, width @n) of x
+    rounded in @mode (rte by default): the bits above a cut, plus one
+    where the remainder below it rounds up. Normal halves cut the
+    mantissa at half's 10 bits (a carry moves into the exponent, past
+    65504 to infinity); smaller values are counted in units of 2^-24, the
+    smallest denormal half."""
+    u, bias, mant = HALF_SOURCE[t]
+    bits = BITS[t]
+    U = vec(u, n)
+
+    def c(v):
+        return f"({U})({v})"
+    normal = c(f"{bias + 1}UL << {mant}")  # 2^-14
+    overflow = c(f"{bias + 31}UL << {mant}")  # 2^16
+    inf = c(f"{(1 << (bits - 1 - mant)) - 1}UL << {mant}")
+    key = "" if mode == "_rte" else mode
+    up = {"": "rem > mid || (rem == mid && (trunc & 1) != 0)",
+          "_rtz": f"({U})(0) != 0", "_rtp": "rem != 0 && neg == 0",
+          "_rtn": "rem != 0 && neg != 0"}[key]
+    # Past the largest finite half: infinity where the mode rounds away
+    # from zero, else 65504.
+    away = {"": f"({U})(1) != 0", "_rtz": f"({U})(0) != 0",
+            "_rtp": "neg == 0", "_rtn": "neg != 0"}[key]
+    return (f"{U} a = as_{U}(x), neg = a >> {bits - 1}; "
+            f"a &= ~({U})(neg << {bits - 1}); "
+            f"{U} e = a >> {mant}, m = (a & {c(f'(1UL << {mant}) - 1')}) | "
+            f"(e != 0 ? {c(f'1UL << {mant}')} : {c(0)}); "
+            f"{U} shift = a >= {normal} ? {c(mant - 10)} : "
+            f"min({c(bias + 15 + mant - 24)} - e, {c(bits - 1)}); "
+            f"{U} trunc = a >= {normal} ? (a >> {mant - 10}) - {c(f'{bias}UL << 10')} : m >> shift; "
+            f"{U} rem = (a >= {normal} ? a : m) & ((({U})(1) << shift) - 1), "
+            f"mid = ({U})(1) << (shift - 1); "
+            f"{U} r = trunc + ({up} ? {c(1)} : {c(0)}); "
+            f"r = a >= {overflow} ? ({away} ? {c(0x7c00)} : {c(0x7bff)}) : r; "
+            f"r = a > {inf} ? {c(0x7e00)} | ((a >> {mant - 10}) & {c(0x1ff)}) "
+            f": a == {inf} ? {c(0x7c00)} : r; "
+            + ret(to_type("ushort", "r | (neg << 15)", n)))
+
+
+def half_family(out):
+    """vload_half(N), vloada_halfN, vstore_half(N)(_mode), vstorea_halfN
+    (_mode), on every address space (compiled twice, as vload: see
+    CMakeLists.txt; the conversions are static, one copy each time)."""
+    for n in WIDTHS:
+        U = vec("uint", n)
+        out.add("static " + func(vec("float", n), "__refcl_half_to_float",
+                                 [(U, "h")], half_to_float(n)))
+        for t in FLOATS:
+            for mode in HALF_MODES:
+                fp64_guard(out, t, "static " + func(
+                    vec("ushort", n), f"__refcl_to_half{mode}",
+                    [(vec(t, n), "x")], float_to_half(t, n, mode)))
+    out.add("#if __OPENCL_C_VERSION__ >= 200\n")
+    half_spaces(out, [""])
+    out.add("#else\n")
+    half_spaces(out, ADDRESS_SPACES)
+    out.add("#endif\n")
+
+
+def half_access(space, n, aligned, const):
+    """The ushort pointer to half @n-vector number o of p: vloada_half3
+    and vstorea_half3 step by 4 halves."""
+    step = 4 if aligned and n == 3 else n
+    return f"({'const ' if const else ''}{space} ushort *)p + {step} * o"
+
+
+def half_spaces(out, spaces):
+    for space in spaces:
+        for n in WIDTHS:
+            F, S = vec("float", n), "" if n == 1 else str(n)
+            for aligned in ((False, True) if n > 1 else (False,)):
+                a = "a" if aligned else ""
+                q = half_access(space, n, aligned, True)
+                bits = f"*({q})" if n == 1 else f"vload{n}(0, {q})"
+                out.add(func(F, f"vload{a}_half{S}",
+                             [("size_t", "o"), (f"const {space} half *", "p")],
+                             ret(f"__refcl_half_to_float({to_type('uint', bits, n)})")))
+                if space == "__constant":
+                    continue
+                q = half_access(space, n, aligned, False)
+                for t in FLOATS:
+                    text = ""
+                    for mode in HALF_MODES:
+                        bits = f"__refcl_to_half{mode}(v)"
+                        text += func("void", f"vstore{a}_half{S}{mode}",
+                                     [(vec(t, n), "v"), ("size_t", "o"),
+                                      (f"{space} half *", "p")],
+                                     f"*({q}) = {bits};" if n == 1 else
+                                     f"vstore{n}({bits}, 0, {q});")
+                    fp64_guard(out, t, text)
+
+
 # ---- conversions ----------------------------------------------------------
 ROUNDINGS = ["", "_rte", "_rtz", "_rtp", "_rtn"]
 # A floating value rounded to an integral one, per rounding mode.
@@ -988,6 +1103,8 @@ def main():
             for m in (2, 4, 8, 16):
                 for n in (2, 4, 8, 16):
                     shuffle_type(out, t, m, n)
+    elif family == "half":
+        half_family(out)
     elif family == "async":
         async_family(out)
     elif family == "atomic":
