@@ -938,27 +938,22 @@ def shuffle_type(out, t, m, n):
 
 # ---- async copies -----------------------------------------------------------
 # A work-group's work-items run one after the other on one thread, so a
-# "collective" copy is done by all of them, each copying its own contiguous
-# share; wait_group_events is a barrier, after which every share is done
-# and visible (the pass splits the work-group at barriers in inlined
-# library code too). The returned event is the one passed: the barrier
-# waits for every copy, whichever events name them.
+# "collective" copy is done by its first work-item alone, in one loop that
+# LLVM makes a memcpy where it can; the others skip it (a share per
+# work-item cost each one a division and a loop for a few elements).
+# wait_group_events is a barrier, after which the copy is done and visible
+# to all (the pass splits the work-group at barriers in inlined library
+# code too). The returned event is the one passed: the barrier waits for
+# every copy, whichever events name them.
 ASYNC_PREAMBLE = """size_t __attribute__((overloadable)) get_local_linear_id(void);
-/* [*begin, *end): this work-item's share of @count elements. */
-static void __refcl_async_share(size_t count, size_t *begin, size_t *end)
-{
-    size_t items = get_local_size(0) * get_local_size(1) * get_local_size(2);
-    size_t share = (count + items - 1) / items;
-    *begin = min(get_local_linear_id() * share, count);
-    *end = min(*begin + share, count);
-}
 """
 
 
 def async_type(out, t, n):
     T = vec(t, n)
-    share = "size_t i, end; __refcl_async_share(num, &i, &end); "
-    loop = "for (; i < end; i++) dst[{d}] = src[{s}]; return event;"
+    first_only = "if (get_local_linear_id() == 0) "
+    loop = ("for (size_t i = 0; i < num; i++) dst[{d}] = src[{s}]; "
+            "return event;")
     text = ""
     for dst, src, strided in (("__local", "__global", "i * stride"),
                               ("__global", "__local", "i * stride")):
@@ -966,12 +961,12 @@ def async_type(out, t, n):
                   ("size_t", "num")]
         text += func("event_t", "async_work_group_copy",
                      params + [("event_t", "event")],
-                     share + loop.format(d="i", s="i"))
+                     first_only + loop.format(d="i", s="i"))
         # The stride applies to the global side.
         d, s = ("i", strided) if dst == "__local" else (strided, "i")
         text += func("event_t", "async_work_group_strided_copy",
                      params + [("size_t", "stride"), ("event_t", "event")],
-                     share + loop.format(d=d, s=s))
+                     first_only + loop.format(d=d, s=s))
     # A hint with nothing to do: the caches fetch what the copy touches.
     text += func("void", "prefetch", [(f"const __global {T} *", "p"),
                                       ("size_t", "num")],
