@@ -5,8 +5,8 @@
  * double, every width, through the global, local, constant (loads) and
  * private address spaces, against a host reference written from the IEEE
  * 754 rules: every half bit pattern decoded; float and double values
- * (every half, the midpoints between neighbours and the values just
- * either side of them, the overflow threshold, denormals, NaN, random bit
+ * (every half, the midpoints between neighbours (an eighth of the
+ * negative ones) and the values just either side of them, the overflow threshold, denormals, NaN, random bit
  * patterns) rounded by finding the two halves around them.
  */
 #include <dlfcn.h>
@@ -29,7 +29,7 @@ static const int widths[] = {1, 2, 3, 4, 8, 16};
 #define WIDTHS (sizeof(widths) / sizeof(widths[0]))
 #define PATTERNS 65536
 /* The part of the inputs every width, space and mode is checked on; the
- * whole only at widths 1, 3 and 16 in global memory. */
+ * whole only at widths 1 and 16 in global memory. */
 #define SAMPLE 8208
 #define GAP 0x5a5a /* in the output where nothing may be written */
 
@@ -160,7 +160,7 @@ static void make_inputs(struct inputs *in, bool is_float)
         FLT_MAX, 0x1p-149, INFINITY, -INFINITY, NAN, 1.0, 0x1.002p0,
         0x1.006p0, 0x1.001p0, DBL_MAX, 0x1p-1074, 1e-300};
     int edge_count = (int)(sizeof(edges) / sizeof(edges[0]));
-    in->values = malloc(sizeof(double) * 600000);
+    in->values = malloc(sizeof(double) * 250000);
     in->count = 0;
     for (int i = 0; i < edge_count; i++)
         if (!is_float || (float)edges[i] == edges[i] || !isfinite(edges[i]))
@@ -169,13 +169,13 @@ static void make_inputs(struct inputs *in, bool is_float)
     for (int h = 0; h < PATTERNS; h++)
         add(in, decode((uint16_t)h));
     for (int h = 0; h < 0x7c00; h++)
-        for (int sign = -1; sign <= 1; sign += 2) {
+        for (int sign = h % 8 ? 1 : -1; sign <= 1; sign += 2) {
             double mid = sign * (half_value[h] + half_value[h + 1]) / 2;
             add(in, mid);
             add(in, step(mid, 0, is_float));
             add(in, step(mid, sign * INFINITY, is_float));
         }
-    for (int i = 0; i < 40000; i++) {
+    for (int i = 0; i < 16000; i++) {
         uint64_t bits = next_random();
         double v;
         if (is_float) {
@@ -244,7 +244,7 @@ static void check_stores(const struct inputs *in, bool is_float,
                 for (int m = -1; m < MODES; m++) {
                     int width = widths[w];
                     bool all = s == 0 && !aligned &&
-                               (width == 1 || width == 3 || width == 16);
+                               (width == 1 || width == 16);
                     snprintf(name, sizeof(name), "vstore%s_half%.0d%s_%s%d_%s",
                              aligned ? "a" : "", width == 1 ? 0 : width,
                              m < 0 ? "" : mode_suffix[m], type, width,
