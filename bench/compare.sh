@@ -74,6 +74,13 @@ queues.herd              of    queues.one            1.2
 queues.herd-cpu          of    queues.one-cpu        1.5
 saxpy.device             grows saxpy.c-all-threads   0.9
 saxpy.source             grows saxpy.c-all-threads   0.95
+builtin.sin              ratio -                     1
+builtin.exp              ratio -                     1
+builtin.pow              ratio -                     1
+builtin.convert_uchar4_sat_rte ratio -               1
+builtin.atomic_add-1     ratio -                     1
+builtin.atomic_add-64    ratio -                     1
+builtin.async_copy_tiles ratio -                     1
 reduce.source            ratio -                     1
 build.uncached           ratio -                     0.5
 build.cached             ratio -                     1

@@ -6,7 +6,8 @@
  * everything that changes the result: the step, the source, the headers or
  * the objects, clang's arguments, the extension list, the target and CPU, the
  * kernel ABI, the toolchain's version and the size and mtime of clang,
- * llvm-link, the plugin and the builtin library. Files the source included
+ * llvm-link, the plugin, the builtin library and librefcl itself (whose
+ * driver sets the rest of clang's arguments). Files the source included
  * from outside the build directory (-I, clang's own headers; clang's -MD
  * names them) are listed in the entry with a hash of their contents, and
  * re-checked on every hit: a changed header is a miss.
@@ -18,6 +19,7 @@
  * builders (threads, processes) see a whole entry or none; a damaged or
  * truncated one fails its checksum and is built again.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -83,6 +85,16 @@ static void hash_file_identity(struct hasher *h, const char *path)
     hash_u64(h, (uint64_t)st.st_mtim.tv_nsec);
 }
 
+/* librefcl's own file: the arguments its driver gives clang besides the
+ * user's (compiler/driver.c) change with it. */
+static void hash_own_library(struct hasher *h)
+{
+    static const char anchor;
+    Dl_info info;
+    if (dladdr(&anchor, &info) && info.dli_fname)
+        hash_file_identity(h, info.dli_fname);
+}
+
 /* The directory, or false when the cache is off or has no home. */
 static bool cache_dir(char *dir)
 {
@@ -121,6 +133,7 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
     hash_file_identity(&h, tc->llvm_link);
     hash_file_identity(&h, tc->plugin);
     hash_file_identity(&h, tc->builtins);
+    hash_own_library(&h);
     hash_u64(&h, job->step);
     const struct refcl_compiler_options *o = job->options;
     for (size_t i = 0; i < o->count; i++)
