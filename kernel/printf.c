@@ -64,21 +64,21 @@ static int number_parse(const char **s)
     return n == INT_MAX ? -2 : n;
 }
 
+/* The length modifier at *@p s (past it; any run of h and l, as the
+ * pass reads it): its element bytes, 0 if none, LENGTH_INVALID. */
+#define LENGTH_INVALID 0xffu
 static unsigned length_parse(const char **s, bool *long_mod)
 {
-    static const struct {
-        const char *text;
-        unsigned bytes;
-    } lengths[] = {{"hh", 1}, {"hl", 4}, {"h", 2}, {"l", 8}};
-    for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
-        size_t n = strlen(lengths[i].text);
-        if (strncmp(*s, lengths[i].text, n) == 0) {
-            *s += n;
-            *long_mod = lengths[i].bytes == 8;
-            return lengths[i].bytes;
-        }
-    }
-    return 0;
+    size_t n = strspn(*s, "hl");
+    unsigned bytes = n == 0                            ? 0
+                     : n == 1 && **s == 'h'            ? 2
+                     : n == 1                          ? 8
+                     : n == 2 && !strncmp(*s, "hh", 2) ? 1
+                     : n == 2 && !strncmp(*s, "hl", 2) ? 4
+                                                       : LENGTH_INVALID;
+    *s += n;
+    *long_mod = bytes == 8;
+    return bytes;
 }
 
 static bool vector_count_valid(unsigned n)
@@ -93,7 +93,8 @@ static bool vector_count_valid(unsigned n)
 static bool spec_valid(const struct spec *sp)
 {
     if (!sp->conversion || !strchr("diouxXfFeEgGaAcsp", sp->conversion) ||
-        sp->width == -2 || sp->precision == -2)
+        sp->width == -2 || sp->precision == -2 ||
+        sp->length == LENGTH_INVALID)
         return false;
     bool integer = strchr("diouxX", sp->conversion) != NULL;
     bool floating = strchr("fFeEgGaA", sp->conversion) != NULL;
@@ -326,10 +327,16 @@ static void record_print(FILE *out, const unsigned char *rec, size_t bytes)
         }
         struct spec sp;
         s = spec_parse(percent + 1, &sp);
-        if (spec_valid(&sp))
+        if (spec_valid(&sp)) {
             conversion_print(out, &sp, &a);
-        else
+        } else {
+            /* Undefined: copied as it is; it takes its argument, as the
+             * pass counts it. */
+            uint64_t size;
+            if (sp.conversion)
+                arg_next(&a, &size);
             fwrite(percent, 1, (size_t)(s - percent), out);
+        }
     }
 }
 

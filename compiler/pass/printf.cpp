@@ -23,6 +23,7 @@
 #include <llvm/IR/Instructions.h>
 
 #include <cctype>
+#include <algorithm>
 #include <cstddef>
 #include <string>
 
@@ -45,7 +46,9 @@ uint64_t elementBytes(StringRef Length)
 }
 
 // The conversions of Format, in order (%% reads nothing). The grammar of
-// OpenCL C 3.0 6.15.14.2: % flags width .precision vN length conversion.
+// OpenCL C 3.0 6.15.14.2: % flags width .precision vN length conversion;
+// a specification outside it still takes an argument, as on the host
+// (kernel/printf.c), so that the two agree on which is whose.
 std::vector<Conversion> parseFormat(StringRef Format)
 {
     std::vector<Conversion> Out;
@@ -60,7 +63,7 @@ std::vector<Conversion> parseFormat(StringRef Format)
         uint64_t Count = 0;
         if (J < Format.size() && Format[J] == 'v')
             for (J++; J < Format.size() && isdigit((unsigned char)Format[J]); J++)
-                Count = Count * 10 + (Format[J] - '0');
+                Count = std::min<uint64_t>(Count * 10 + (Format[J] - '0'), 100);
         size_t LengthAt = J;
         while (J < Format.size() && (Format[J] == 'h' || Format[J] == 'l'))
             J++;
@@ -71,28 +74,25 @@ std::vector<Conversion> parseFormat(StringRef Format)
             continue;
         Conversion C;
         C.String = Format[J] == 's';
-        C.VectorBytes = Count * elementBytes(Format.slice(LengthAt, J));
+        bool Valid = Count == 2 || Count == 3 || Count == 4 || Count == 8 || Count == 16;
+        C.VectorBytes = Valid ? Count * elementBytes(Format.slice(LengthAt, J)) : 0;
         Out.push_back(C);
     }
     return Out;
 }
 
-// The string literal Ptr points into, if it is one (a constant, NUL-
-// terminated array of bytes).
+// Whether Ptr is a string literal (a constant, NUL-terminated array of
+// bytes) from its start, the only strings the host reads; its text.
 bool isStringLiteral(const Value *Ptr, StringRef *Text = nullptr)
 {
-    auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(Ptr));
+    auto *G = dyn_cast<GlobalVariable>(Ptr->stripPointerCasts());
     if (!G || !G->isConstant() || !G->hasDefinitiveInitializer())
         return false;
     auto *Data = dyn_cast<ConstantDataSequential>(G->getInitializer());
     if (!Data || !Data->isCString())
         return false;
-    // The format must be the literal from its start to be parsed here.
-    if (Text) {
-        if (Ptr->stripPointerCasts() != G)
-            return false;
+    if (Text)
         *Text = Data->getAsCString();
-    }
     return true;
 }
 
@@ -109,15 +109,15 @@ struct Stored {
     bool Copy;
 };
 
-Stored storedArgument(IRBuilder<> &B, Value *A, const Conversion *C)
+Stored storedArgument(IRBuilder<> &B, Value *A, const Conversion &C)
 {
     const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
-    if (C && C->String)
+    if (C.String)
         return {isStringLiteral(A) ? B.CreatePtrToInt(A, B.getInt64Ty())
                                    : B.getInt64(0), 8, false};
     if (A->getType()->isPointerTy()) {
-        if (C && C->VectorBytes)
-            return {A, C->VectorBytes, true}; // passed by address
+        if (C.VectorBytes)
+            return {A, C.VectorBytes, true}; // passed by address
         return {B.CreatePtrToInt(A, B.getInt64Ty()), 8, false};
     }
     return {A, DL.getTypeStoreSize(A->getType()), false};
@@ -186,7 +186,7 @@ void lowerCall(CallInst *Call, Value *Group, StringRef Text)
     std::vector<Stored> Args;
     uint64_t Size = REFCL_ABI_PRINTF_HEADER;
     for (unsigned I = 1; I < Call->arg_size() && I - 1 < Conversions.size(); I++) {
-        Args.push_back(storedArgument(B, Call->getArgOperand(I), &Conversions[I - 1]));
+        Args.push_back(storedArgument(B, Call->getArgOperand(I), Conversions[I - 1]));
         Size += 8 + padded(Args.back().Bytes);
     }
     Value *Buffer = printfBuffer(B, Group);

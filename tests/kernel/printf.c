@@ -7,7 +7,8 @@
  * calling conventions give them: in registers, as an integer or a double,
  * through a copy) against hand-written text; each work-item's lines in
  * its program order; printf around a barrier and in a helper; %s of what
- * is no literal; a format that is no literal (-1, nothing printed); and a
+ * is no literal; a format that is no literal (-1, nothing printed);
+ * formats that do not match their arguments; and a
  * buffer overflowing: -1 from the calls that did not fit, no output from
  * them, and every one that returned 0 printed.
  *
@@ -76,6 +77,13 @@ static const char source[] =
     "    say(\"after\", g);\n"
     "    printf(\"%s %d\\n\", text, g);\n"
     "    ret[g] = printf(text);\n"
+    "}\n"
+    /* Formats that do not match their arguments (undefined): what refcl
+     * prints, and never past a record. */
+    "kernel void mismatch(global int *ret)\n"
+    "{\n"
+    "    ret[get_global_id(0)] = printf(\"m: [%ld][%v4hlf][%s][%hlf][%v5hd]\"\n"
+    "        \"[%d][%v2hld]%\", 1, 2.0f, 3, 4.0f, (short2)(5, 6), 7);\n"
     "}\n"
     /* 48-byte records (16 of header, two 16-byte arguments). */
     "kernel void overflow(global int *ret)\n"
@@ -273,6 +281,22 @@ static void check_barriers(void)
     CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
 }
 
+/* A conversion whose argument is smaller than it reads, or missing,
+ * prints nothing; %s of no literal "(null)"; a specification outside the
+ * grammar is copied and takes its argument. */
+static void check_mismatch(void)
+{
+    cl_kernel k = exec_kernel(program, "mismatch");
+    cl_int ret[2];
+    char *text = run_captured(k, 2, 1, ret);
+    CHECK_STR(text, "m: [][][(null)][%hlf][%v5hd][7][]%m: [][][(null)]"
+                    "[%hlf][%v5hd][7][]%");
+    CHECK_EQ(ret[0], 0);
+    CHECK_EQ(ret[1], 0);
+    free(text);
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+}
+
 /* 40000 records of 48 bytes into CL_DEVICE_PRINTF_BUFFER_SIZE bytes: the
  * first that fit return 0 and are printed, every other returns -1. */
 static void check_overflow(void)
@@ -317,6 +341,7 @@ int main(void)
     check_scalars();
     check_vectors();
     check_barriers();
+    check_mismatch();
     check_overflow();
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     exec_teardown();
