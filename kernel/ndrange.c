@@ -528,6 +528,8 @@ static cl_int command_make(struct _cl_kernel *kernel,
                             "memory\"", local_total);
     if (status == CL_SUCCESS && entry && entry->uses_printf &&
         !(c->printf_buffer = refcl_printf_alloc()))
+        /* "CL_OUT_OF_HOST_MEMORY if there is a failure to allocate
+         * resources required by the OpenCL implementation on the host." */
         status = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
                             "kernel's printf buffer");
     if (status != CL_SUCCESS) {
@@ -735,8 +737,11 @@ static cl_int ndrange_run(void *payload, struct _cl_command_queue *queue)
                      : c->desc->group ? groups_piece
                                          : items_piece,
                      c);
-    /* "flushed ... at the latest when the command completes": after all
-     * of the command's work (every piece joined), before its status. */
+    /* "When the event that is associated with a particular kernel
+     * invocation is completed, the output of all printf() calls executed
+     * by this kernel invocation is flushed to the implementation-defined
+     * output stream": every piece has joined, the event is not yet
+     * complete. */
     if (c->printf_buffer)
         refcl_printf_flush(c->printf_buffer, stdout);
     /* A piece without its __local memory did not run, a faulting one did
