@@ -295,6 +295,18 @@ static void clang_common(struct argv *a, const struct refcl_toolchain *tc,
     arg(a, "-fno-color-diagnostics");
 }
 
+/* sin, cos, exp, log and pow in a vectorized work-item loop become glibc's
+ * libmvec calls, 4 to 16 lanes at once (docs/builtins.md: which meet the
+ * spec's limits; the library keeps logf scalar). */
+static void vector_math(struct argv *a)
+{
+#if defined(__x86_64__)
+    arg(a, "-fveclib=libmvec");
+#else
+    (void)a;
+#endif
+}
+
 /* The front end's arguments: language, extensions, the user's options. */
 static void clang_front(struct argv *a, const struct refcl_compile_job *job)
 {
@@ -308,6 +320,7 @@ static void clang_front(struct argv *a, const struct refcl_compile_job *job)
     arg(a, refcl_device_clang_extensions());
     for (size_t i = 0; i < o->count; i++)
         arg(a, o->args[i]);
+    vector_math(a);
     if (o->opt_disable) {
         arg(a, "-O0");
         arg(a, "-Xclang");
@@ -334,6 +347,9 @@ static void clang_back(struct argv *a, const struct refcl_toolchain *tc,
 static void clang_libraries(struct argv *a)
 {
     arg(a, "-lc");
+#if defined(__x86_64__)
+    arg(a, "-lmvec");
+#endif
     arg(a, "-lm");
     arg(a, "-Wl,--no-undefined");
 }
@@ -441,6 +457,7 @@ static bool to_shared_object(const struct workdir *dir, const char *linked,
     struct argv c = {0};
     clang_common(&c, tc, "ir");
     arg(&c, "-O3");
+    vector_math(&c);
     clang_back(&c, tc, plugin);
     arg(&c, "full.bc");
     clang_libraries(&c);

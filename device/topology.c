@@ -14,6 +14,7 @@
  */
 #include "refcl/device.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,18 @@ static cl_uint clock_from_procfs(void)
     return max_mhz > 0 && max_mhz < 4e9 ? (cl_uint)(max_mhz + 0.5) : 0;
 }
 
+/* Copies @p text without its leading and trailing blanks: CPUID pads the
+ * model name with spaces, which hwloc keeps and a device name should not. */
+static void copy_trimmed(char *out, size_t size, const char *text)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t length = strlen(text);
+    while (length && isspace((unsigned char)text[length - 1]))
+        length--;
+    snprintf(out, size, "%.*s", (int)length, text);
+}
+
 /* CPU model and vendor: hwloc's info attributes of the first Package (some
  * platforms put them on the Machine object instead). */
 static void read_identity(struct refcl_topology *t)
@@ -140,9 +153,9 @@ static void read_identity(struct refcl_topology *t)
         model = hwloc_obj_get_info_by_name(root, "CPUModel");
     if (!vendor)
         vendor = hwloc_obj_get_info_by_name(root, "CPUVendor");
-    snprintf(t->cpu_name, sizeof(t->cpu_name), "%s", model ? model : "CPU");
-    snprintf(t->cpu_vendor, sizeof(t->cpu_vendor), "%s",
-             vendor ? vendor : "unknown");
+    copy_trimmed(t->cpu_name, sizeof(t->cpu_name), model ? model : "CPU");
+    copy_trimmed(t->cpu_vendor, sizeof(t->cpu_vendor),
+                 vendor ? vendor : "unknown");
     /* PCI-SIG vendor ids of the CPU makers whose CPUID vendor string is
      * known; 0 for the rest. */
     if (strcmp(t->cpu_vendor, "GenuineIntel") == 0)

@@ -326,12 +326,7 @@ static void where_check(cl_context c, cl_command_queue q, cl_program p,
 /* The last EQUALLY 1 sub-device runs every work-item on its one unit. */
 static void check_sub_device(void)
 {
-    cl_uint units = 0;
-    clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units),
-                    &units, NULL);
-    const char *bind = getenv("REFCL_BIND");
-    if (units < 2 || (bind && strcmp(bind, "0") == 0) ||
-        !test_binding_allowed()) {
+    if (!test_bindable_units(device)) {
         printf("compiled kernels on sub-devices: binding cannot be tested "
                "here\n");
         return;

@@ -630,7 +630,12 @@ static void host_identity(hwloc_topology_t topo, struct host *h)
         model = hwloc_obj_get_info_by_name(root, "CPUModel");
     if (!vendor)
         vendor = hwloc_obj_get_info_by_name(root, "CPUVendor");
-    snprintf(h->name, sizeof(h->name), "%s", model ? model : "CPU");
+    /* CPUID's model name is padded with blanks; the device's is not. */
+    model = model ? model + strspn(model, " \t") : "CPU";
+    size_t length = strlen(model);
+    while (length > 0 && strchr(" \t", model[length - 1]))
+        length--;
+    snprintf(h->name, sizeof(h->name), "%.*s", (int)length, model);
     snprintf(h->vendor, sizeof(h->vendor), "%s", vendor ? vendor : "unknown");
     h->vendor_id = strcmp(h->vendor, "GenuineIntel") == 0   ? 0x8086
                    : strcmp(h->vendor, "AuthenticAMD") == 0 ? 0x1022

@@ -311,12 +311,8 @@ static void check_reduce(void)
  * sub-device's one processing unit. */
 static void check_cpu_id(void)
 {
-    cl_uint units = 0;
-    clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units),
-                    &units, NULL);
-    const char *bind = getenv("REFCL_BIND");
-    if (units < 2 || (bind && strcmp(bind, "0") == 0) ||
-        !test_binding_allowed()) {
+    cl_uint units = test_bindable_units(device);
+    if (!units) {
         printf("refcl_cpu_id on sub-devices: binding cannot be tested here\n");
         return;
     }

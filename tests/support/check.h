@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /** Exit code telling CTest the test cannot run here (SKIP_RETURN_CODE). */
@@ -198,6 +199,20 @@ size_t test_mapped_bytes(void);
 /** True if this process may bind a thread to one CPU (containers and
  *  schedulers may forbid it): tried on a thread of its own. */
 int test_binding_allowed(void);
+
+/** @p device's processing units if work on its EQUALLY 1 sub-devices can be
+ *  checked to run on their own unit, else 0: the device has 2 units or more,
+ *  REFCL_BIND is not 0 and this process may bind threads. */
+static inline cl_uint test_bindable_units(cl_device_id device)
+{
+    cl_uint units = 0;
+    clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units),
+                    &units, NULL);
+    const char *bind = getenv("REFCL_BIND");
+    bool testable = units >= 2 && !(bind && strcmp(bind, "0") == 0) &&
+                    test_binding_allowed();
+    return testable ? units : 0;
+}
 
 /** A handle refcl never handed out: points at zeroed memory. */
 void *test_zeroed_handle(void);

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * refcl_bench's figures of the OpenCL C builtin library (issue 19): kernels
+ * from OpenCL C over 16 Mi elements, the time of one enqueue to completion —
+ * sin, exp and pow on floats, convert_uchar4_sat_rte of float4s, atomic_add
+ * contended on one counter and on 64, and tiles moved through __local
+ * memory by async_work_group_copy. Each figure checks its result once, so a
+ * fast wrong kernel is an error, not a figure.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/** Work-items of each figure. */
+#define N ((size_t)16 * 1024 * 1024)
+/** The async copies' tile, one work-group's. */
+#define TILE ((size_t)256)
+
+static const char source[] =
+    "kernel void sin_f(global const float *x, global float *y)\n"
+    "{ size_t i = get_global_id(0); y[i] = sin(x[i]); }\n"
+    "kernel void exp_f(global const float *x, global float *y)\n"
+    "{ size_t i = get_global_id(0); y[i] = exp(x[i]); }\n"
+    "kernel void pow_f(global const float *x, global float *y)\n"
+    "{ size_t i = get_global_id(0); y[i] = pow(x[i], 0.75f * x[i]); }\n"
+    "kernel void convert_f4(global const float4 *x, global uchar4 *y)\n"
+    "{ size_t i = get_global_id(0); y[i] = convert_uchar4_sat_rte(x[i]); }\n"
+    "kernel void atomic_1(global const float *x, global int *c)\n"
+    "{ atomic_add(c, 1); }\n"
+    "kernel void atomic_64(global const float *x, global int *c)\n"
+    "{ atomic_add(&c[get_global_id(0) & 63], 1); }\n"
+    "kernel void tiles(global const float *x, global float *y,\n"
+    "                  local float *tile)\n"
+    "{\n"
+    "    size_t n = get_local_size(0), at = get_group_id(0) * n;\n"
+    "    event_t e = async_work_group_copy(tile, x + at, n, 0);\n"
+    "    wait_group_events(1, &e);\n"
+    "    size_t l = get_local_id(0);\n"
+    "    float twice = 2.0f * tile[n - 1 - l];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    tile[l] = twice;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    e = async_work_group_copy(y + at, tile, n, 0);\n"
+    "    wait_group_events(1, &e);\n"
+    "}\n";
+
+/** One figure: its kernel, what one work-item reads and writes, and how
+ *  element @p i of the input and of the output after @p runs runs look. */
+struct builtin_figure {
+    const char *kernel;
+    size_t items;               /* work-items: N, or N / 4 of float4s */
+    size_t in_bytes, out_bytes; /* per work-item; out 0: 64 counters */
+    bool tiled;
+    float (*input)(size_t i);
+    bool (*correct)(const void *out, const float *in, size_t i, long runs);
+};
+
+static struct {
+    const struct builtin_figure *figure;
+    cl_context context;
+    cl_command_queue queue;
+    cl_program program;
+    cl_kernel kernel;
+    cl_mem in, out;
+    long runs;
+} bx;
+
+/* ---- inputs and references ---------------------------------------------- */
+
+static float ramp(size_t i) /* 0 to 10 */
+{
+    return (float)(i % 1000) * 0.01f;
+}
+
+static float pixels(size_t i) /* -100 to 400, halves included */
+{
+    return (float)(i % 1000) * 0.5f - 100.0f;
+}
+
+/* Within 4 ulp of the double result: the spec's limits are 4 (sin), 3
+ * (exp) and 16 (pow); a figure only needs to reject a wrong kernel. */
+static bool near(float got, double want)
+{
+    return fabs(got - want) <= 4 * fabs(want) * 0x1p-23 + 0x1p-126;
+}
+
+static bool sin_ok(const void *out, const float *in, size_t i, long runs)
+{
+    (void)runs;
+    return near(((const float *)out)[i], sin(in[i]));
+}
+
+static bool exp_ok(const void *out, const float *in, size_t i, long runs)
+{
+    (void)runs;
+    return near(((const float *)out)[i], exp(in[i]));
+}
+
+static bool pow_ok(const void *out, const float *in, size_t i, long runs)
+{
+    (void)runs;
+    return near(((const float *)out)[i], pow(in[i], 0.75f * in[i]));
+}
+
+/* Round to nearest even, then clamp to 0..255. */
+static bool convert_ok(const void *out, const float *in, size_t i, long runs)
+{
+    (void)runs;
+    double v = nearbyint(in[i]);
+    unsigned char want = v < 0 ? 0 : v > 255 ? 255 : (unsigned char)v;
+    return ((const unsigned char *)out)[i] == want;
+}
+
+/* Counters start at 0, and each run adds N in all. */
+static bool one_counter_ok(const void *out, const float *in, size_t i,
+                           long runs)
+{
+    (void)in;
+    return i > 0 || ((const cl_uint *)out)[0] == (cl_uint)(runs * N);
+}
+
+static bool counters_ok(const void *out, const float *in, size_t i, long runs)
+{
+    (void)in;
+    return i >= 64 || ((const cl_uint *)out)[i] == (cl_uint)(runs * N / 64);
+}
+
+/* Each tile reversed and doubled. */
+static bool tile_ok(const void *out, const float *in, size_t i, long runs)
+{
+    (void)runs;
+    size_t start = i / TILE * TILE, mirror = start + TILE - 1 - i % TILE;
+    return ((const float *)out)[i] == 2.0f * in[mirror];
+}
+
+static const struct builtin_figure figures[] = {
+    {"sin_f", N, 4, 4, false, ramp, sin_ok},
+    {"exp_f", N, 4, 4, false, ramp, exp_ok},
+    {"pow_f", N, 4, 4, false, ramp, pow_ok},
+    {"convert_f4", N / 4, 16, 4, false, pixels, convert_ok},
+    {"atomic_1", N, 0, 0, false, ramp, one_counter_ok},
+    {"atomic_64", N, 0, 0, false, ramp, counters_ok},
+    {"tiles", N, 4, 4, true, ramp, tile_ok},
+};
+
+/* ---- setup, runs, check -------------------------------------------------- */
+
+static size_t in_size(void)
+{
+    const struct builtin_figure *f = bx.figure;
+    return f->in_bytes ? f->items * f->in_bytes : sizeof(float);
+}
+
+static size_t out_size(void)
+{
+    const struct builtin_figure *f = bx.figure;
+    return f->out_bytes ? f->items * f->out_bytes : 64 * sizeof(cl_uint);
+}
+
+/* The input, from the figure's rule; element by element as floats. */
+static cl_int write_input(void)
+{
+    size_t count = in_size() / sizeof(float);
+    float *in = malloc(in_size());
+    if (!in)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (size_t i = 0; i < count; i++)
+        in[i] = bx.figure->input(i);
+    cl_int err = clEnqueueWriteBuffer(bx.queue, bx.in, CL_TRUE, 0, in_size(),
+                                      in, 0, NULL, NULL);
+    free(in);
+    return err;
+}
+
+static cl_int make_buffers(void)
+{
+    cl_int err;
+    bx.in = clCreateBuffer(bx.context, CL_MEM_READ_ONLY, in_size(), NULL,
+                           &err);
+    if (err == CL_SUCCESS)
+        bx.out = clCreateBuffer(bx.context, CL_MEM_READ_WRITE, out_size(),
+                                NULL, &err);
+    const cl_uint zero = 0;
+    if (err == CL_SUCCESS)
+        err = clEnqueueFillBuffer(bx.queue, bx.out, &zero, sizeof(zero), 0,
+                                  out_size(), 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = write_input();
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(bx.kernel, 0, sizeof(cl_mem), &bx.in);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(bx.kernel, 1, sizeof(cl_mem), &bx.out);
+    if (err == CL_SUCCESS && bx.figure->tiled)
+        err = clSetKernelArg(bx.kernel, 2, TILE * sizeof(float), NULL);
+    return err;
+}
+
+static cl_int prepare(const struct bench *b,
+                      const struct builtin_figure *figure)
+{
+    cl_int err;
+    const char *text = source;
+    bx.figure = figure;
+    bx.context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &err);
+    if (err == CL_SUCCESS)
+        bx.queue = clCreateCommandQueueWithProperties(bx.context, b->device,
+                                                      NULL, &err);
+    if (err == CL_SUCCESS)
+        bx.program = clCreateProgramWithSource(bx.context, 1, &text, NULL,
+                                               &err);
+    if (err == CL_SUCCESS)
+        err = clBuildProgram(bx.program, 1, &b->device, "", NULL, NULL);
+    if (err == CL_SUCCESS)
+        bx.kernel = clCreateKernel(bx.program, figure->kernel, &err);
+    return err == CL_SUCCESS ? make_buffers() : err;
+}
+
+/* Every element (every counter) of the output as the figure's rule says. */
+static cl_int check_output(void)
+{
+    void *out = malloc(out_size());
+    float *in = malloc(in_size());
+    cl_int err = out && in ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(bx.queue, bx.out, CL_TRUE, 0, out_size(),
+                                  out, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(bx.queue, bx.in, CL_TRUE, 0, in_size(), in,
+                                  0, NULL, NULL);
+    for (size_t i = 0; err == CL_SUCCESS && i < N; i++)
+        if (!bx.figure->correct(out, in, i, bx.runs))
+            err = CL_INVALID_VALUE; /* a wrong result: no figure */
+    free(out);
+    free(in);
+    return err;
+}
+
+/* One kernel over the 16 Mi work-items, completed; the ICD picks the local
+ * size except for the tiles. */
+static cl_int builtin_loop(const struct bench *b, long n)
+{
+    (void)b;
+    const size_t global = bx.figure->items;
+    const size_t *local = bx.figure->tiled ? &(const size_t){TILE} : NULL;
+    for (long i = 0; i < n; i++) {
+        cl_int err = clEnqueueNDRangeKernel(bx.queue, bx.kernel, 1, NULL,
+                                            &global, local, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clFinish(bx.queue);
+        if (err != CL_SUCCESS)
+            return err;
+        bx.runs++;
+    }
+    return CL_SUCCESS;
+}
+
+static void builtin_teardown(void)
+{
+    if (bx.in)
+        clReleaseMemObject(bx.in);
+    if (bx.out)
+        clReleaseMemObject(bx.out);
+    if (bx.kernel)
+        clReleaseKernel(bx.kernel);
+    if (bx.program)
+        clReleaseProgram(bx.program);
+    if (bx.queue)
+        clReleaseCommandQueue(bx.queue);
+    if (bx.context)
+        clReleaseContext(bx.context);
+    memset(&bx, 0, sizeof(bx));
+}
+
+/* Built, and run once and checked before any run is timed. */
+static cl_int builtin_setup(const struct bench *b,
+                            const struct builtin_figure *figure)
+{
+    cl_int err = prepare(b, figure);
+    if (err == CL_SUCCESS)
+        err = builtin_loop(b, 1);
+    return err == CL_SUCCESS ? check_output() : err;
+}
+
+/* struct work's setup takes compute units, which these figures ignore: one
+ * setup per figure, naming it. */
+#define FIGURE_SETUP(i)                                                      \
+    static cl_int setup_##i(const struct bench *b, int units)                \
+    {                                                                        \
+        (void)units;                                                         \
+        return builtin_setup(b, &figures[i]);                                \
+    }
+FIGURE_SETUP(0)
+FIGURE_SETUP(1)
+FIGURE_SETUP(2)
+FIGURE_SETUP(3)
+FIGURE_SETUP(4)
+FIGURE_SETUP(5)
+FIGURE_SETUP(6)
+
+#define FIGURE_WORK(i) {setup_##i, builtin_loop, builtin_teardown, 0, 0}
+const struct work bench_builtins[BENCH_BUILTIN_FIGURES] = {
+    FIGURE_WORK(0), FIGURE_WORK(1), FIGURE_WORK(2), FIGURE_WORK(3),
+    FIGURE_WORK(4), FIGURE_WORK(5), FIGURE_WORK(6),
+};
