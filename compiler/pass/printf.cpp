@@ -88,7 +88,15 @@ bool isStringLiteral(const Value *Ptr, StringRef *Text = nullptr)
     auto *G = dyn_cast<GlobalVariable>(Ptr->stripPointerCasts());
     if (!G || !G->isConstant() || !G->hasDefinitiveInitializer())
         return false;
-    auto *Data = dyn_cast<ConstantDataSequential>(G->getInitializer());
+    const Constant *Init = G->getInitializer();
+    // "" is a zeroinitializer of one byte.
+    auto *Bytes = dyn_cast<ArrayType>(Init->getType());
+    if (isa<ConstantAggregateZero>(Init) && Bytes && Bytes->getElementType()->isIntegerTy(8)) {
+        if (Text)
+            *Text = "";
+        return true;
+    }
+    auto *Data = dyn_cast<ConstantDataSequential>(Init);
     if (!Data || !Data->isCString())
         return false;
     if (Text)
