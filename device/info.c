@@ -61,8 +61,6 @@
 #define MEM_BASE_ADDR_ALIGN_BITS (REFCL_MEM_BASE_ALIGN * 8u)
 /** Smallest alignment for any data type, in bytes: long16 again. */
 #define MIN_DATA_TYPE_ALIGN_SIZE 128u
-/** Bytes of printf output per kernel: the full-profile minimum, 1 MiB. */
-#define PRINTF_BUFFER_SIZE (1024u * 1024u)
 /** Local memory lower bounds: the embedded-profile minimum, 1 KiB, and
  *  the full profile's, 32 KiB. */
 #define LOCAL_MEM_MIN_SIZE 1024u
@@ -585,7 +583,10 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_MAX_CONSTANT_ARGS:
         return answer_uint(q, MAX_CONSTANT_ARGS);
     case CL_DEVICE_PRINTF_BUFFER_SIZE:
-        return answer_size(q, PRINTF_BUFFER_SIZE);
+        /* "Maximum size in bytes of the internal buffer that holds the
+         * output of printf calls from a kernel. The minimum value for the
+         * FULL profile is 1 MB": each command's records (kernel/printf.c). */
+        return answer_size(q, REFCL_PRINTF_BUFFER_SIZE);
 
     /* Vector widths and floating point. No cl_khr_fp16: the half widths
      * "must return 0". */

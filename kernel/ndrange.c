@@ -81,6 +81,8 @@ struct ndrange_command {
     size_t pieces;
     atomic_bool out_of_memory; /* a piece could not get its scratch */
     atomic_bool faulted;       /* a compiled work-group faulted */
+    /** Its work-items' printf records, if the kernel calls printf. */
+    struct refcl_abi_printf *printf_buffer;
 };
 
 /* Bytes of an argument the range reaches (0: none), SIZE_MAX if that does
@@ -440,6 +442,7 @@ static void command_free(struct ndrange_command *c)
         if (c->held[i])
             refcl_mem_release(c->held[i]);
     refcl_kernel_release(c->kernel);
+    refcl_printf_free(c->printf_buffer);
     free(c);
 }
 
@@ -523,6 +526,12 @@ static cl_int command_make(struct _cl_kernel *kernel,
                             "memory: \"insufficient resources needed to "
                             "execute the kernel ... such as ... local "
                             "memory\"", local_total);
+    if (status == CL_SUCCESS && entry && entry->uses_printf &&
+        !(c->printf_buffer = refcl_printf_alloc()))
+        /* "CL_OUT_OF_HOST_MEMORY if there is a failure to allocate
+         * resources required by the OpenCL implementation on the host." */
+        status = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
+                            "kernel's printf buffer");
     if (status != CL_SUCCESS) {
         free(c);
         return status;
@@ -684,7 +693,8 @@ static void compiled_groups(void *arg)
     const struct refcl_ndrange *r = &p->c->range;
     struct refcl_abi_group g = {.work_dim = r->dims,
                                 .local_mem = p->local_mem,
-                                .frames = p->frames};
+                                .frames = p->frames,
+                                .printf_buffer = p->c->printf_buffer};
     for (cl_uint d = 0; d < 3; d++) {
         g.global_offset[d] = r->offset[d];
         g.global_size[d] = r->global[d];
@@ -727,6 +737,13 @@ static cl_int ndrange_run(void *payload, struct _cl_command_queue *queue)
                      : c->desc->group ? groups_piece
                                          : items_piece,
                      c);
+    /* "When the event that is associated with a particular kernel
+     * invocation is completed, the output of all printf() calls executed
+     * by this kernel invocation is flushed to the implementation-defined
+     * output stream": every piece has joined, the event is not yet
+     * complete. */
+    if (c->printf_buffer)
+        refcl_printf_flush(c->printf_buffer, stdout);
     /* A piece without its __local memory did not run, a faulting one did
      * not finish: the command ends with the error, as an abnormally
      * terminated kernel does. */

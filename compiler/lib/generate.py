@@ -44,14 +44,15 @@ def cast(to, expr, n):
     return f"({to})({expr})" if n == 1 else f"as_{to}{n}({expr})"
 
 
-def split(call, name, args, n, t):
+def split(call, name, args, n, t, result=None):
     """@call of scalar arguments @args; on vectors, the overload @name of
-    their halves (n = 2, 4, 8, 16) or of a pair and a scalar (n = 3)."""
+    their halves (n = 2, 4, 8, 16) or of a pair and a scalar (n = 3),
+    joined as a vector of @result (default @t)."""
     if n == 1:
         return call(*args)
     parts = {2: ["s0", "s1"], 3: ["s01", "s2"], 4: ["lo", "hi"],
              8: ["lo", "hi"], 16: ["lo", "hi"]}[n]
-    return f"({vec(t, n)})(" + ", ".join(
+    return f"({vec(result or t, n)})(" + ", ".join(
         f"{name}(" + ", ".join(f"{a}.{p}" for a in args) + ")"
         for p in parts) + ")"
 
@@ -108,8 +109,72 @@ ELEMENTWISE1 = {"fabs": "__builtin_elementwise_abs",
                 "rint": "__builtin_elementwise_roundeven"}
 # native_* and half_* of float: the full-precision function meets their
 # bounds (implementation-defined; 8192 ulp).
-NATIVE1 = ["cos", "exp", "exp2", "log", "log2", "log10", "sin", "sqrt",
-           "tan"]
+NATIVE1 = ["cos", "exp", "exp2", "exp10", "log", "log2", "log10", "sin",
+           "sqrt", "tan"]
+# Exact in libm (glibc): one scalar call each.
+MATH1_EXACT = {"logb": "__builtin_logb"}
+MATH2_EXACT = {"nextafter": "__builtin_nextafter"}
+# Functions whose float form is the double one rounded once: the double
+# form's few ulp are far below float's half ulp.
+VIA_DOUBLE1 = ["cbrt", "sinpi", "cospi", "tanpi", "asinpi", "acospi",
+               "atanpi"]
+PI_INV = "0x1.45f306dc9c883p-2"  # 1/pi rounded to double
+
+
+def part_widths(n):
+    """How split() cuts a vector of @n: the widths of its two parts and
+    their swizzles."""
+    return {2: ((1, "s0"), (1, "s1")), 3: ((2, "s01"), (1, "s2")),
+            4: ((2, "lo"), (2, "hi")), 8: ((4, "lo"), (4, "hi")),
+            16: ((8, "lo"), (8, "hi"))}[n]
+
+
+def to_type(t, expr, n):
+    """@expr converted (as a value) to @t at width @n."""
+    return f"({t})({expr})" if n == 1 else f"convert_{vec(t, n)}({expr})"
+
+
+def private_helper(t, n, name, params, out_type, scalar_body):
+    """__refcl_<name>_<T>: @name with its second result through a private
+    pointer (a C name, not overloaded: mathptr.cl calls it from both of
+    its compilations, whose address-space manglings differ). Vectors
+    call the helpers of their two parts."""
+    T, O = vec(t, n), vec(out_type, n)
+    args = ", ".join(f"{ty} {p}" for ty, p in params)
+    head = f"{T} __refcl_{name}_{T}({args}, __private {O} *out)"
+    if n == 1:
+        return f"{head} {{ {scalar_body} }}\n"
+    (m0, s0), (m1, s1) = part_widths(n)
+    calls = [f"__refcl_{name}_{vec(t, m)}(" + ", ".join(
+        f"{p}.{s}" for _, p in params) + f", &o{k})"
+        for k, (m, s) in enumerate(((m0, s0), (m1, s1)))]
+    return (f"{head} {{ {vec(out_type, m0)} o0; {vec(out_type, m1)} o1; "
+            f"{T} r = ({T})({calls[0]}, {calls[1]}); *out = ({O})(o0, o1); "
+            "return r; }\n")
+
+
+def private_helpers(t, n):
+    """frexp, remquo and lgamma_r on private pointers (see
+    private_helper)."""
+    x1, x2 = [(vec(t, n), "x")], [(vec(t, n), "x"), (vec(t, n), "y")]
+    f = "f" if t == "float" else ""
+    # remquo: the spec asks for 7 bits of the quotient where glibc gives
+    # 3. fmod by 128|y| (exact) leaves the quotient's low 7 bits, taken
+    # off one by one as exact subtractions (Sterbenz), then rounded to
+    # nearest, ties to even, as remainder does.
+    remquo = (f"{t} m = __builtin_fabs{f}(y), r = __builtin_fmod{f}("
+              f"__builtin_fabs{f}(x), 128 * m); int q = 0; "
+              "for (int b = 64; b; b >>= 1) "
+              "if (r >= b * m) { r -= b * m; q += b; } "
+              "if (2 * r > m || (2 * r == m && (q & 1))) { r -= m; q++; } "
+              "q &= 127; *out = (__builtin_signbit(x) != 0) != "
+              "(__builtin_signbit(y) != 0) ? -q : q; "
+              "return __builtin_signbit(x) ? -r : r;")
+    return (private_helper(t, n, "frexp", x1, "int",
+                           f"return __builtin_frexp{f}(x, out);")
+            + private_helper(t, n, "remquo", x2, "int", remquo)
+            + private_helper(t, n, "lgamma_r", x1, "int",
+                             f"return __refcl_libm_lgamma{f}_r(x, out);"))
 
 
 def libm(builtin, t):
@@ -165,22 +230,147 @@ def math_type(out, t, n):
         if n > 1:
             text += func(T, name, [(T, "x"), (t, "y")],
                          ret(f"{b}(x, ({T})(y))"))
+    text += more_math(t, n)
     if t == "float":
         for prefix in ("native_", "half_"):
             for name in NATIVE1:
                 text += func(T, prefix + name, x1, ret(f"{name}(x)"))
-            text += func(T, prefix + "powr", x2, ret("pow(x, y)"))
+            text += func(T, prefix + "powr", x2, ret("powr(x, y)"))
             text += func(T, prefix + "divide", x2, ret("x / y"))
             text += func(T, prefix + "recip", x1, ret("1 / x"))
             text += func(T, prefix + "rsqrt", x1, ret("rsqrt(x)"))
     fp64_guard(out, t, text)
 
 
+def more_math(t, n):
+    """The math table's functions other than libm's plain ones: edge cases
+    as the spec's section 7.5 lists them."""
+    T, I = vec(t, n), vec("int", n)
+    x1, x2 = [(T, "x")], [(T, "x"), (T, "y")]
+    xk = [(T, "x"), (I, "k")]
+    text = private_helpers(t, n)
+    for name, b in {**MATH1_EXACT, **MATH2_EXACT}.items():
+        args = ["x"] if name in MATH1_EXACT else ["x", "y"]
+        text += func(T, name, x1 if len(args) == 1 else x2, ret(split(
+            lambda *a, b=b: f"{libm(b, t)}({', '.join(a)})", name, args, n,
+            t)))
+    text += func(T, "lgamma", x1, f"{I} s; " + ret(f"__refcl_lgamma_r_{T}(x, &s)"))
+    text += func(I, "ilogb", x1, ret(split(
+        lambda a: f"{a} == 0 ? FP_ILOGB0 : isnan({a}) ? FP_ILOGBNAN : "
+        f"isinf({a}) ? INT_MAX : {libm('__builtin_ilogb', t)}({a})",
+        "ilogb", ["x"], n, t, "int")))
+    u = "uint" if t == "float" else "ulong"
+    payload, quiet = (("0x3fffffU", "0x7fc00000U") if t == "float" else
+                      ("0xfffffffffffffUL", "0x7ff8000000000000UL"))
+    text += func(T, "nan", [(vec(u, n), "c")],
+                 ret(f"as_{T}((c & {payload}) | {quiet})"))
+    # "Returns x if |x| > |y|, y if |y| > |x|, otherwise fmax(x, y)."
+    for name, a, b in (("maxmag", ">", "fmax"), ("minmag", "<", "fmin")):
+        text += func(T, name, x2, ret(
+            f"fabs(x) {a} fabs(y) ? x : fabs(y) {a} fabs(x) ? y : {b}(x, y)"))
+    # powr: pow's value where x >= 0 (-0 included), NaN where the spec's
+    # edge cases say so.
+    text += func(T, "powr", x2, ret(
+        "x < 0 || isnan(x) || isnan(y) || (x == 0 && y == 0) || "
+        "(isinf(x) && y == 0) || (x == 1 && isinf(y)) ? "
+        f"({T})(NAN) : pow(fabs(x), y)"))
+    if t == "float":
+        # The double forms, rounded once (pown: an int converted to float
+        # could round to the other parity).
+        for name in VIA_DOUBLE1:
+            text += func(T, name, x1, ret(to_type(
+                "float", f"{name}({to_type('double', 'x', n)})", n)))
+        for name in ("pown", "rootn"):
+            text += func(T, name, xk, ret(to_type(
+                "float", f"{name}({to_type('double', 'x', n)}, k)", n)))
+        return text
+    return text + double_math(n)
+
+
+def double_math(n):
+    """cbrt, the _pi functions, pown and rootn of double (float's are
+    these rounded once)."""
+    T, I = vec("double", n), vec("int", n)
+    x1, xk = [(T, "x")], [(T, "x"), (I, "k")]
+    text = func(T, "__refcl_libm_cbrt", x1, ret(split(
+        lambda a: f"__builtin_cbrt({a})", "__refcl_libm_cbrt", ["x"], n,
+        "double")))
+    # glibc's cbrt is within 4 ulp, the spec's bound 2: one Newton step,
+    # its residual r^3 - x exact to a rounding (r*r = h + l, fma), makes
+    # it nearly correctly rounded. Tiny x is scaled by 2^312 so that r^3
+    # is not denormal.
+    text += func(T, "cbrt", x1,
+                 f"{T} tiny = fabs(x) < 0x1p-900 ? ({T})(0x1p312) : ({T})(1); "
+                 f"{T} y = x * tiny, r = __refcl_libm_cbrt(y), h = r * r, "
+                 "l = fma(r, r, -h), e = fma(h, r, -y) + l * r; "
+                 f"{T} c = (r - e / (3 * h)) * (tiny > 1 ? ({T})(0x1p-104) : ({T})(1)); "
+                 + ret("x == 0 || isinf(x) || isnan(x) ? x : c"))
+    # The _pi functions reduce x exactly to [-1, 1] (x - an even integer)
+    # then to |a| <= 1/4 of sin or cos of pi*a, where pi*a's one rounding
+    # and pi's costs an ulp or two, within the spec's 4 (tanpi 6).
+    text += func(T, "sinpi", x1,
+                 f"{T} r = x - 2 * rint(x * 0.5); "
+                 "r = r > 0.5 ? 1 - r : r < -0.5 ? -1 - r : r; "
+                 f"{T} a = fabs(r), s = copysign(a <= 0.25 ? sin(M_PI * a) "
+                 ": cos(M_PI * (0.5 - a)), r); "
+                 # "sinpi(+n) returns +0 ... sinpi(-n) returns -0".
+                 + ret(f"s == 0 ? copysign(({T})(0), x) : s"))
+    text += func(T, "cospi", x1,
+                 f"{T} a = fabs(x - 2 * rint(x * 0.5)); "
+                 + ret("a <= 0.25 ? cos(M_PI * a) : sin(M_PI * (0.5 - a))"))
+    text += func(T, "tanpi", x1, ret("sinpi(x) / cospi(x)"))
+    text += func(T, "asinpi", x1, ret(f"asin(x) * {PI_INV}"))
+    text += func(T, "acospi", x1, ret(f"acos(x) * {PI_INV}"))
+    text += func(T, "atanpi", x1, ret(
+        f"isinf(x) ? copysign(({T})(0.5), x) : atan(x) * {PI_INV}"))
+    # pown: k is exact in double, and pow(x, +-0) is 1 for any x.
+    text += func(T, "pown", xk, ret(f"pow(x, {to_type('double', 'k', n)})"))
+    text += func(T, "rootn", xk, ret(split(
+        lambda a, k: f"__refcl_rootn({a}, {k})", "rootn", ["x", "k"], n,
+        "double")))
+    return text
+
+
+# rootn of double: pow(|x|, 1.0/k) is off by ln|x| times 1/k's rounding
+# (up to ~100 ulp); one Newton step on q = r^k makes it ~1 ulp. x far from
+# 1 is first scaled by 2^(|k|j) so that q stays normal (unscaled by 2^j).
+ROOTN = """#ifdef cl_khr_fp64
+static double __refcl_rootn(double x, int k)
+{
+    uint m = abs(k);
+    double ax = fabs(x);
+    bool scale = m != 0 && m <= 900 && ax != 0 && isfinite(ax) &&
+                 (ax < 0x1p-1000 || ax > 0x1p1000);
+    int j = scale ? (int)((63 + m) / m) : 0;
+    j = ax > 1 ? -j : j;
+    double y = ldexp(ax, (int)m * j), r = pow(y, 1.0 / k);
+    double q = pow(r, (double)k);
+    if (isfinite(q) && q >= DBL_MIN)
+        r -= r * (q / y - 1) / k;
+    r = ldexp(r, k > 0 ? -j : j);
+    r = k & 1 ? copysign(r, x) : r;
+    /* "rootn(x, n) returns a NaN for x < 0 and n is even", "for n = 0". */
+    return k == 0 || (x < 0 && !(k & 1)) ? (double)NAN : r;
+}
+#endif
+"""
+
+# lgamma_r from libm (its names clash with OpenCL C's overloads).
+LIBM_DECLS = """
+float __refcl_libm_lgammaf_r(float, __private int *) __asm__("lgammaf_r");
+double __refcl_libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
+"""
+
+
 # Functions with a second result through a pointer: the named address
 # spaces' overloads as OpenCL C 1.2, the generic one as 2.0 (compiled
 # twice, like vload).
 def pointer_math_type(out, t, n):
-    T = vec(t, n)
+    T, I = vec(t, n), vec("int", n)
+    fp64_guard(out, t, "".join(
+        f"{T} __refcl_{name}_{T}({params}, __private {I} *);\n"
+        for name, params in (("frexp", T), ("lgamma_r", T),
+                             ("remquo", f"{T}, {T}"))))
     for space in ("__global", "__local", "__private", ""):
         text = func(T, "sincos", [(T, "x"), (f"{space} {T} *", "c")],
                     "*c = cos(x); return sin(x);")
@@ -188,6 +378,19 @@ def pointer_math_type(out, t, n):
         text += func(T, "modf", [(T, "x"), (f"{space} {T} *", "i")],
                      f"*i = trunc(x); return copysign(isinf(x) ? ({T})(0) "
                      ": x - *i, x);")
+        # fract: fmin(x - floor(x), 0x1.fffffep-1f) (the largest value
+        # below 1), +-0 and +-inf for +-inf, x itself for +-0 and NaN.
+        below_one = "0x1.fffffep-1f" if t == "float" else "0x1.fffffffffffffp-1"
+        text += func(T, "fract", [(T, "x"), (f"{space} {T} *", "i")],
+                     f"*i = floor(x); return isnan(x) || x == 0 ? x : "
+                     f"isinf(x) ? copysign(({T})(0), x) : "
+                     f"fmin(x - *i, ({T})({below_one}));")
+        for name, params in (("frexp", [(T, "x")]), ("lgamma_r", [(T, "x")]),
+                             ("remquo", [(T, "x"), (T, "y")])):
+            args = ", ".join(p for _, p in params)
+            text += func(T, name, params + [(f"{space} {I} *", "out")],
+                         f"{I} o; {T} r = __refcl_{name}_{T}({args}, &o); "
+                         "*out = o; return r;")
         out.add(("#if __OPENCL_C_VERSION__ >= 200\n" if not space else
                  "#if __OPENCL_C_VERSION__ < 200\n"))
         fp64_guard(out, t, text)
@@ -472,6 +675,121 @@ def guarded(out, t, fn, *args):
     fp64_guard(out, t, "".join(sub.lines))
 
 
+# ---- vload_half, vstore_half ----------------------------------------------
+# A half is read and written as its bits (a ushort): no cl_khr_fp16 needed,
+# and every conversion is integer vector code, exact.
+HALF_MODES = ["", "_rte", "_rtz", "_rtp", "_rtn"]
+# Per source type: its unsigned integer of the same size, its bits'
+# exponent bias minus half's, and its mantissa's width.
+HALF_SOURCE = {"float": ("uint", 127 - 15, 23), "double": ("ulong", 1023 - 15, 52)}
+
+
+def half_to_float(n):
+    """The float of width @n whose half bits are h (a uintN): exact."""
+    F, U = vec("float", n), vec("uint", n)
+    # Normal: the exponent rebiased (by 112 << 23); inf and NaN keep their
+    # payload; denormals are m 2^-24, exact in float.
+    normal = f"as_{F}(s | (((h & 0x7fff) << 13) + 0x38000000))"
+    special = f"as_{F}(s | 0x7f800000 | (m << 13))"
+    tiny = to_type("float", "m", n) + " * 0x1p-24f"
+    small = f"as_{F}(s | as_{U}({tiny}))"
+    return (f"{U} e = h & 0x7c00, m = h & 0x3ff, s = (h & 0x8000) << 16; "
+            + ret(f"e == 0 ? {small} : e == 0x7c00 ? {special} : {normal}"))
+
+
+def float_to_half(t, n, mode):
+    """Body giving the half bits (in @t's unsigned type, width @n) of x
+    rounded in @mode (rte by default): the bits above a cut, plus one
+    where the remainder below it rounds up. Normal halves cut the
+    mantissa at half's 10 bits (a carry moves into the exponent, past
+    65504 to infinity); smaller values are counted in units of 2^-24, the
+    smallest denormal half."""
+    u, bias, mant = HALF_SOURCE[t]
+    bits = BITS[t]
+    U = vec(u, n)
+
+    def c(v):
+        return f"({U})({v})"
+    normal = c(f"{bias + 1}UL << {mant}")  # 2^-14
+    overflow = c(f"{bias + 31}UL << {mant}")  # 2^16
+    inf = c(f"{(1 << (bits - 1 - mant)) - 1}UL << {mant}")
+    key = "" if mode == "_rte" else mode
+    up = {"": "rem > mid || (rem == mid && (trunc & 1) != 0)",
+          "_rtz": f"({U})(0) != 0", "_rtp": "rem != 0 && neg == 0",
+          "_rtn": "rem != 0 && neg != 0"}[key]
+    # Past the largest finite half: infinity where the mode rounds away
+    # from zero, else 65504.
+    away = {"": f"({U})(1) != 0", "_rtz": f"({U})(0) != 0",
+            "_rtp": "neg == 0", "_rtn": "neg != 0"}[key]
+    return (f"{U} a = as_{U}(x), neg = a >> {bits - 1}; "
+            f"a &= ~({U})(neg << {bits - 1}); "
+            f"{U} e = a >> {mant}, m = (a & {c(f'(1UL << {mant}) - 1')}) | "
+            f"(e != 0 ? {c(f'1UL << {mant}')} : {c(0)}); "
+            f"{U} shift = a >= {normal} ? {c(mant - 10)} : "
+            f"min({c(bias + 15 + mant - 24)} - e, {c(bits - 1)}); "
+            f"{U} trunc = a >= {normal} ? (a >> {mant - 10}) - {c(f'{bias}UL << 10')} : m >> shift; "
+            f"{U} rem = (a >= {normal} ? a : m) & ((({U})(1) << shift) - 1), "
+            f"mid = ({U})(1) << (shift - 1); "
+            f"{U} r = trunc + ({up} ? {c(1)} : {c(0)}); "
+            f"r = a >= {overflow} ? ({away} ? {c(0x7c00)} : {c(0x7bff)}) : r; "
+            f"r = a > {inf} ? {c(0x7e00)} | ((a >> {mant - 10}) & {c(0x1ff)}) "
+            f": a == {inf} ? {c(0x7c00)} : r; "
+            + ret(to_type("ushort", "r | (neg << 15)", n)))
+
+
+def half_family(out):
+    """vload_half(N), vloada_halfN, vstore_half(N)(_mode), vstorea_halfN
+    (_mode), on every address space (compiled twice, as vload: see
+    CMakeLists.txt; the conversions are static, one copy each time)."""
+    for n in WIDTHS:
+        U = vec("uint", n)
+        out.add("static " + func(vec("float", n), "__refcl_half_to_float",
+                                 [(U, "h")], half_to_float(n)))
+        for t in FLOATS:
+            for mode in HALF_MODES:
+                fp64_guard(out, t, "static " + func(
+                    vec("ushort", n), f"__refcl_to_half{mode}",
+                    [(vec(t, n), "x")], float_to_half(t, n, mode)))
+    out.add("#if __OPENCL_C_VERSION__ >= 200\n")
+    half_spaces(out, [""])
+    out.add("#else\n")
+    half_spaces(out, ADDRESS_SPACES)
+    out.add("#endif\n")
+
+
+def half_access(space, n, aligned, const):
+    """The ushort pointer to half @n-vector number o of p: vloada_half3
+    and vstorea_half3 step by 4 halves."""
+    step = 4 if aligned and n == 3 else n
+    return f"({'const ' if const else ''}{space} ushort *)p + {step} * o"
+
+
+def half_spaces(out, spaces):
+    for space in spaces:
+        for n in WIDTHS:
+            F, S = vec("float", n), "" if n == 1 else str(n)
+            for aligned in ((False, True) if n > 1 else (False,)):
+                a = "a" if aligned else ""
+                q = half_access(space, n, aligned, True)
+                bits = f"*({q})" if n == 1 else f"vload{n}(0, {q})"
+                out.add(func(F, f"vload{a}_half{S}",
+                             [("size_t", "o"), (f"const {space} half *", "p")],
+                             ret(f"__refcl_half_to_float({to_type('uint', bits, n)})")))
+                if space == "__constant":
+                    continue
+                q = half_access(space, n, aligned, False)
+                for t in FLOATS:
+                    text = ""
+                    for mode in HALF_MODES:
+                        bits = f"__refcl_to_half{mode}(v)"
+                        text += func("void", f"vstore{a}_half{S}{mode}",
+                                     [(vec(t, n), "v"), ("size_t", "o"),
+                                      (f"{space} half *", "p")],
+                                     f"*({q}) = {bits};" if n == 1 else
+                                     f"vstore{n}({bits}, 0, {q});")
+                    fp64_guard(out, t, text)
+
+
 # ---- conversions ----------------------------------------------------------
 ROUNDINGS = ["", "_rte", "_rtz", "_rtp", "_rtn"]
 # A floating value rounded to an integral one, per rounding mode.
@@ -745,8 +1063,11 @@ def main():
     out.add("/* SPDX-License-Identifier: Apache-2.0 */\n"
             f"/* Generated by compiler/lib/generate.py {family}. */\n")
     if family == "math":
-        out.add(SCALAR_ONLY_DECLARATIONS)
-        for t in FLOATS:
+        out.add(SCALAR_ONLY_DECLARATIONS + LIBM_DECLS + ROOTN)
+        # Double first: some float functions call the double ones, and
+        # clang finds, in a function's own body, only the overloads of its
+        # name defined before it.
+        for t in reversed(FLOATS):
             for n in WIDTHS:
                 math_type(out, t, n)
     elif family == "mathptr":
@@ -787,6 +1108,8 @@ def main():
             for m in (2, 4, 8, 16):
                 for n in (2, 4, 8, 16):
                     shuffle_type(out, t, m, n)
+    elif family == "half":
+        half_family(out)
     elif family == "async":
         async_family(out)
     elif family == "atomic":

@@ -20,6 +20,7 @@ struct KernelInfo {
     llvm::Function *Kernel = nullptr;
     llvm::Function *Run = nullptr;
     bool HasBarrier = false;
+    bool UsesPrintf = false;
     uint64_t LocalBytes = 0;
     uint64_t FrameBytes = 0;
     uint64_t PrivateBytes = 0;
@@ -46,7 +47,8 @@ struct Nest {
 };
 
 /** Functions that must be inlined into a work-group function: they reach
- *  a work-item function, a barrier or a kernel-scope __local variable. */
+ *  a work-item function, a barrier, a kernel-scope __local variable or
+ *  printf. */
 std::set<llvm::Function *> functionsToInline(llvm::Module &M);
 
 /** Builds K's work-group function (refcl_abi_run). */
@@ -57,6 +59,13 @@ KernelInfo buildWorkGroup(llvm::Function &K,
 bool isBarrier(const llvm::Function *F);
 /** Whether F is a work-item function (get_local_id ...). */
 bool isWorkItemFunction(const llvm::Function *F);
+
+/** Whether F is OpenCL C's printf. */
+bool isPrintfFunction(const llvm::Function *F);
+
+/** Turns Run's printf calls into records in the command's printf buffer
+ *  (printf.cpp); returns whether there was any. */
+bool lowerPrintf(llvm::Function *Run);
 
 /** Splits the nest's kernel at its barriers (there is one at least),
  *  keeps what lives across them per work-item, and gives each region its

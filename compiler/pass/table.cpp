@@ -41,7 +41,8 @@ struct Emitter {
     {
         Type *A3 = ArrayType::get(I32, 3);
         ArgT = StructType::get(C, {I32, I32, I32, I32, I64, Ptr, Ptr});
-        KernelT = StructType::get(C, {Ptr, Ptr, I32, I32, Ptr, I64, I64, I64, A3, A3, Ptr, Ptr});
+        KernelT = StructType::get(C, {Ptr, Ptr, I32, I32, Ptr, I64, I64, I64, A3, A3, Ptr, Ptr,
+                                      I32, I32});
         ProgramT = StructType::get(C, {I32, I32, Ptr, I64});
     }
 
@@ -219,7 +220,7 @@ Constant *kernel(Emitter &E, const KernelInfo &Info)
                     ArgArray, E.i64(Info.LocalBytes), E.i64(Info.FrameBytes),
                     E.i64(Info.PrivateBytes), triple(E, K.getMetadata("reqd_work_group_size")),
                     triple(E, K.getMetadata("work_group_size_hint")), HintStr,
-                    E.string(attributes(K, Hint))});
+                    E.string(attributes(K, Hint)), E.i32(Info.UsesPrintf), E.i32(0)});
 }
 
 } // namespace

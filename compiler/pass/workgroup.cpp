@@ -66,14 +66,14 @@ void addUsingFunctions(const Value *V, std::set<Function *> &Out)
 // The struct refcl_abi_group's fields, by index, as LLVM sees the struct.
 enum GroupField {
     G_WORK_DIM = 0, G_OFFSET = 2, G_GLOBAL_SIZE, G_ENQUEUED, G_NUM_GROUPS,
-    G_GROUP_ID, G_LOCAL_SIZE, G_LOCAL_MEM, G_FRAMES
+    G_GROUP_ID, G_LOCAL_SIZE, G_LOCAL_MEM, G_FRAMES, G_PRINTF
 };
 
 StructType *groupType(LLVMContext &C)
 {
     Type *I32 = Type::getInt32Ty(C), *A3 = ArrayType::get(Type::getInt64Ty(C), 3);
     Type *Ptr = PointerType::get(C, 0);
-    return StructType::get(C, {I32, I32, A3, A3, A3, A3, A3, A3, Ptr, Ptr});
+    return StructType::get(C, {I32, I32, A3, A3, A3, A3, A3, A3, Ptr, Ptr, Ptr});
 }
 
 void loadTriple(IRBuilder<> &B, Value *Group, GroupField F, Value *Out[3])
@@ -246,7 +246,8 @@ void replaceWorkItemCalls(Nest &N)
 }
 
 // Inlines the kernel, then every call of a function that reaches a
-// work-item function, a barrier or a __local variable, until none is left.
+// work-item function, a barrier, a __local variable or printf, until none
+// is left.
 void inlineAll(CallInst *KernelCall, Function *Run, const std::set<Function *> &Inline)
 {
     InlineFunctionInfo IFI;
@@ -473,7 +474,7 @@ std::set<Function *> functionsToInline(Module &M)
 {
     std::set<Function *> Out;
     for (Function &F : M)
-        if (isBarrier(&F) || isWorkItemFunction(&F))
+        if (isBarrier(&F) || isWorkItemFunction(&F) || isPrintfFunction(&F))
             addUsingFunctions(&F, Out);
     for (GlobalVariable &G : M.globals())
         if (isLocalVariable(G))
@@ -499,6 +500,7 @@ KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline)
     replaceWorkItemCalls(N);
     Info.LocalBytes = placeLocalVariables(N);
     promoteAllocas(N.Run);
+    Info.UsesPrintf = lowerPrintf(N.Run);
     std::vector<CallInst *> Barriers = findBarriers(N.Run);
     Info.HasBarrier = !Barriers.empty();
     if (Info.HasBarrier)

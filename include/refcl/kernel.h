@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "refcl/memory.h"
 #include "refcl/object.h"
@@ -302,6 +303,26 @@ refcl_compiled_on(const struct refcl_compiled *compiled,
  *  given: with barriers, its values that live across them stay in cache;
  *  without, the pass's loop over x has long vectors to fill. */
 #define REFCL_COMPILED_BARRIER_GROUP 256u
+
+/* ---- printf of compiled kernels (kernel/printf.c) -------------------- */
+
+/** CL_DEVICE_PRINTF_BUFFER_SIZE: the bytes of records each command of a
+ *  kernel that calls printf gets ("1 MB" at least, full profile). */
+#define REFCL_PRINTF_BUFFER_SIZE (1024u * 1024u)
+
+struct refcl_abi_printf; /* refcl/kernel_abi.h */
+
+/** An empty printf buffer of REFCL_PRINTF_BUFFER_SIZE bytes, or NULL when
+ *  out of memory; freed with refcl_printf_free. */
+struct refcl_abi_printf *refcl_printf_alloc(void);
+
+void refcl_printf_free(struct refcl_abi_printf *buffer);
+
+/** Formats @p buffer's records in their order onto @p out, then flushes
+ *  it: what the work-items' printf calls said, once the command's work is
+ *  done. A record that does not match its format never makes it read
+ *  past the record. */
+void refcl_printf_flush(const struct refcl_abi_printf *buffer, FILE *out);
 
 /* ---- faults in compiled code (kernel/fault.c) ------------------------ */
 

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /** Layout version of everything in this header. */
-#define REFCL_ABI_VERSION 1u
+#define REFCL_ABI_VERSION 2u
 
 /** The name of the program's table in the shared object. */
 #define REFCL_ABI_TABLE_SYMBOL "refcl_program_table"
@@ -55,7 +55,45 @@ struct refcl_abi_group {
      *  runs; the compiled code chooses its layout (slot by slot across
      *  the work-items). NULL when frame_bytes is 0. */
     void *frames;
+    /** The command's printf buffer, shared by all its work-groups; NULL
+     *  unless the kernel's uses_printf (printf then returns -1). */
+    struct refcl_abi_printf *printf_buffer;
 };
+
+/**
+ * Where printf calls leave their records for the host to format when the
+ * command's work is done. A call reserves its record's bytes with an
+ * atomic add to `cursor`; a record fits if it ends at or before
+ * `capacity`, and then it is written whole and printf returns 0. Else
+ * printf returns -1, writes nothing, except that the one call whose
+ * reservation straddles `capacity` writes a record size of 0 there: the
+ * records that fit are a prefix of the buffer, and the host reads them up
+ * to min(cursor, capacity) or a size of 0.
+ */
+struct refcl_abi_printf {
+    unsigned char *base;     /**< REFCL_ABI_ALIGN-aligned */
+    uint64_t capacity;       /**< bytes at base, a multiple of 8 */
+    uint64_t cursor;         /**< bytes reserved (atomic, may pass
+                                  capacity) */
+};
+
+/**
+ * One printf record, 8-byte aligned, all its fields multiples of 8 bytes:
+ *   u32 bytes      the whole record's size (0: the end, see above)
+ *   u32 num_args   arguments that follow
+ *   u64 format     the address of the format string, a literal of the
+ *                  loaded executable
+ * then per argument:
+ *   u64 size       bytes of the value
+ *   the value's bytes as the compiled code holds them (clang's variadic
+ *   promotions: int for char and short, double for float and half
+ *   scalars; vectors whole, their elements in order; a %s argument the
+ *   address of a string literal, or 0 when it is none), padded to 8.
+ * Which argument is what is the format's to say (the host parses it):
+ * the record gives only sizes, which the host checks against what each
+ * conversion reads.
+ */
+#define REFCL_ABI_PRINTF_HEADER 16u
 
 /** The alignment of local_mem, frames and of every argument copy. */
 #define REFCL_ABI_ALIGN 128u
@@ -119,6 +157,10 @@ struct refcl_abi_kernel {
     /** CL_KERNEL_ATTRIBUTES: the attributes as the source spelled them,
      *  separated by spaces ("" if none). */
     const char *attributes;
+    uint32_t uses_printf;          /**< 1 if a work-item may call printf:
+                                        the runtime gives the command a
+                                        printf buffer */
+    uint32_t reserved2;            /**< 0 */
 };
 
 /** The table of a program executable. */

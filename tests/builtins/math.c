@@ -12,6 +12,7 @@
  */
 #include <dlfcn.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -90,8 +91,130 @@ static long double ref_smoothstep(long double e0, long double e1,
     return t * t * (3 - 2 * t);
 }
 
+/* The test program's to_int: saturated, NaN 0, toward zero. */
+static int to_int(long double v)
+{
+    return isnan(v) ? 0 : v >= INT_MAX ? INT_MAX : v <= INT_MIN ? INT_MIN
+                                                                 : (int)v;
+}
+static long double ref_pown(long double x, long double n)
+{
+    return powl(x, to_int(n));
+}
+/* "rootn(x, n) returns a NaN for x < 0 and n is even", "for n = 0". */
+static long double ref_rootn(long double x, long double n)
+{
+    int k = to_int(n);
+    if (k == 0 || (x < 0 && k % 2 == 0))
+        return NAN;
+    long double r = powl(fabsl(x), 1.0L / k);
+    return k % 2 ? copysignl(r, x) : r;
+}
+/* FP_ILOGB0 is INT_MIN, FP_ILOGBNAN INT_MAX (opencl-c-base.h); "ilogb
+ * (+-inf) returns INT_MAX". */
+static long double ref_ilogb(long double x)
+{
+    return x == 0 ? INT_MIN : isnan(x) || isinf(x) ? INT_MAX : ilogbl(x);
+}
+static long double ref_nan(long double x)
+{
+    (void)x;
+    return NAN;
+}
+static long double ref_frexp_mantissa(long double x)
+{
+    int e;
+    return frexpl(x, &e);
+}
+static long double ref_frexp_exponent(long double x)
+{
+    int e;
+    frexpl(x, &e);
+    return isfinite(x) ? e : 0;
+}
+/* The quotient's low 7 bits (the spec's n >= 7): |x| reduced modulo
+ * 128|y| (exactly), then the remainder of that, whose quotient (at most
+ * 128) is exact in long double; signed as x/y. */
+static long double ref_remquo_quotient(long double x, long double y)
+{
+    long double m = fabsl(y), reduced = fmodl(fabsl(x), 128 * m);
+    int q = (int)((reduced - remainderl(reduced, m)) / m) & 127;
+    return signbit(x) != signbit(y) ? -q : q;
+}
+/* Gamma's sign: + above 0, (-1)^ceil(-x) below (between the poles). */
+static long double ref_lgamma_sign(long double x)
+{
+    return x > 0 || fmodl(floorl(x), 2) == 0 ? 1 : -1;
+}
+static long double ref_lgamma(long double x) { return lgammal(x); }
+/* fract: "fmin(x - floor(x), 0x1.fffffep-1f)"; +-0 for +-inf, x itself
+ * for +-0 and NaN. */
+static long double fract_below(long double x, long double below_one)
+{
+    if (isnan(x) || x == 0)
+        return x;
+    if (isinf(x))
+        return copysignl(0, x);
+    return fminl(x - floorl(x), below_one);
+}
+static long double ref_fract(long double x)
+{
+    return fract_below(x, 0x1.fffffep-1L);
+}
+static double fract_double(double x)
+{
+    return (double)fract_below(x, 0x1.fffffffffffffp-1L);
+}
+static long double ref_maxmag(long double x, long double y)
+{
+    return fabsl(x) > fabsl(y) ? x : fabsl(y) > fabsl(x) ? y : fmaxl(x, y);
+}
+static long double ref_minmag(long double x, long double y)
+{
+    return fabsl(x) < fabsl(y) ? x : fabsl(y) < fabsl(x) ? y : fminl(x, y);
+}
+/* powr: pow of x >= 0 and NaN for the spec's list of edge cases. */
+static long double ref_powr(long double x, long double y)
+{
+    if (x < 0 || isnan(x) || isnan(y) || (x == 0 && y == 0) ||
+        (isinf(x) && y == 0) || (x == 1 && isinf(y)))
+        return NAN;
+    return powl(fabsl(x), y);
+}
+/* x - 2 rint(x/2), in [-1, 1], exact in long double. */
+static long double half_turns(long double x) { return x - 2 * rintl(x / 2); }
+/* "sinpi(+n) returns +0 ..., sinpi(-n) returns -0"; exact zeros. */
+static long double ref_sinpi(long double x)
+{
+    long double r = half_turns(x);
+    return r == rintl(r) ? copysignl(0, x) : sinl(M_PIl * r);
+}
+/* "cospi(n + 0.5) is +0". */
+static long double ref_cospi(long double x)
+{
+    long double r = fabsl(half_turns(x));
+    return r == 0.5L ? 0 : cosl(M_PIl * r);
+}
+static long double ref_tanpi(long double x)
+{
+    return ref_sinpi(x) / ref_cospi(x);
+}
+static long double ref_asinpi(long double x) { return asinl(x) / M_PIl; }
+static long double ref_acospi(long double x) { return acosl(x) / M_PIl; }
+static long double ref_atanpi(long double x) { return atanl(x) / M_PIl; }
+static long double ref_nextafter_float(long double x, long double y)
+{
+    return nextafterf((float)x, (float)y);
+}
+static double nextafter_of(double x, double y, double z)
+{
+    (void)z;
+    return nextafter(x, y);
+}
+
 /* Which inputs a function is defined for (the others are skipped). */
-enum domain { ANY, NOT_NAN, CLAMP, MIX, SMOOTHSTEP, SMALL };
+enum domain { ANY, NOT_NAN, CLAMP, MIX, SMOOTHSTEP, SMALL, POSITIVE,
+              REMQUO, GAMMA_SIGN };
 
 struct function {
     const char *name;
@@ -171,12 +294,41 @@ static const struct function functions[] = {
     {"mix", 3, R3(ref_mix), NO_BOUND, NO_BOUND, MIX, false, false, NULL},
     {"smoothstep", 3, R3(ref_smoothstep), 16, 16, SMOOTHSTEP, false, false, NULL},
     /* Implementation-defined bounds: refcl's are the full functions'. */
+    {"cbrt", 1, R1(cbrtl), 2, 2, ANY, false, false, NULL},
+    {"sinpi", 1, R1(ref_sinpi), 4, 4, ANY, false, false, NULL},
+    {"cospi", 1, R1(ref_cospi), 4, 4, ANY, false, false, NULL},
+    {"tanpi", 1, R1(ref_tanpi), 6, 6, ANY, false, false, NULL},
+    {"asinpi", 1, R1(ref_asinpi), 5, 5, ANY, false, false, NULL},
+    {"acospi", 1, R1(ref_acospi), 5, 5, ANY, false, false, NULL},
+    {"atanpi", 1, R1(ref_atanpi), 5, 5, ANY, false, false, NULL},
+    {"logb", 1, R1(logbl), 0, 0, ANY, false, false, NULL},
+    {"nextafter", 2, R2(ref_nextafter_float), 0, 0, ANY, false, false, (void *)nextafter_of},
+    {"maxmag", 2, R2(ref_maxmag), 0, 0, ANY, false, true, NULL},
+    {"minmag", 2, R2(ref_minmag), 0, 0, ANY, false, true, NULL},
+    {"powr", 2, R2(ref_powr), 16, 16, ANY, false, false, NULL},
+    {"pown", 2, R2(ref_pown), 16, 16, ANY, false, false, NULL},
+    {"rootn", 2, R2(ref_rootn), 16, 16, ANY, false, false, NULL},
+    {"ilogb", 1, R1(ref_ilogb), 0, 0, ANY, false, false, NULL},
+    {"nan", 1, R1(ref_nan), 0, 0, ANY, false, false, NULL},
+    {"frexp_mantissa", 1, R1(ref_frexp_mantissa), 0, 0, ANY, false, false, NULL},
+    {"frexp_exponent", 1, R1(ref_frexp_exponent), 0, 0, ANY, false, false, NULL},
+    {"remquo_remainder", 2, R2(remainderl), 0, 0, ANY, false, false, NULL},
+    {"remquo_quotient", 2, R2(ref_remquo_quotient), 0, 0, REMQUO, false, false, NULL},
+    /* lgamma's bound is undefined: glibc's, away from its zeros. */
+    {"lgamma", 1, R1(ref_lgamma), 16, 16, POSITIVE, false, false, NULL},
+    {"lgamma_r_value", 1, R1(ref_lgamma), 16, 16, POSITIVE, false, false, NULL},
+    {"lgamma_r_sign", 1, R1(ref_lgamma_sign), 0, 0, GAMMA_SIGN, false, false, NULL},
+    {"fract_value", 1, R1(ref_fract), 0, 0, ANY, false, false, (void *)fract_double},
+    {"fract_floor", 1, R1(floorl), 0, 0, ANY, false, false, NULL},
     {"native_sin", 1, R1(sinl), 4, 0, SMALL, true, false, NULL},
     {"native_exp", 1, R1(expl), 3, 0, SMALL, true, false, NULL},
     {"native_sqrt", 1, R1(sqrtl), 0, 0, SMALL, true, false, NULL},
     {"native_recip", 1, R1(ref_rsqrt), NO_BOUND, 0, SMALL, true, false, NULL},
     {"half_log", 1, R1(logl), 8192, 0, SMALL, true, false, NULL},
     {"half_cos", 1, R1(cosl), 8192, 0, SMALL, true, false, NULL},
+    {"native_exp10", 1, R1(ref_exp10), 3, 0, SMALL, true, false, NULL},
+    {"half_exp10", 1, R1(ref_exp10), 8192, 0, SMALL, true, false, NULL},
+    {"native_powr", 2, R2(ref_powr), 16, 0, SMALL, true, false, NULL},
 };
 
 static const double float_edges[] = {
@@ -236,6 +388,12 @@ static bool in_domain(enum domain domain, long double a, long double b,
                b - a > 1e-10L && fabsl(a) < 1e30L && fabsl(b) < 1e30L;
     case SMALL:
         return isfinite(a) && fabsl(a) < 1000 && fabsl(a) > 1e-30L;
+    case POSITIVE:
+        return a > 0;
+    case REMQUO: /* quo is unspecified where the remainder is NaN */
+        return isfinite(a) && !isnan(b) && b != 0;
+    case GAMMA_SIGN: /* the poles' sign is unspecified */
+        return isfinite(a) && (a > 0 || a != floorl(a));
     }
     return false;
 }
@@ -245,11 +403,11 @@ static bool in_domain(enum domain domain, long double a, long double b,
 static double ulps(long double result, long double exact, int mantissa,
                    int min_exponent)
 {
-    int exponent;
+    int exponent; /* exact = m 2^exponent, 1/2 <= m < 1 */
     frexpl(exact, &exponent);
-    if (exponent < min_exponent)
-        exponent = min_exponent;
-    long double unit = ldexpl(1, exponent - mantissa);
+    if (exponent - 1 < min_exponent)
+        exponent = min_exponent + 1;
+    long double unit = ldexpl(1, exponent - 1 - mantissa);
     return (double)(fabsl(result - exact) / unit);
 }
 
@@ -264,8 +422,9 @@ static bool accurate(const struct function *f, long double result,
     if (bound == 0)
         return result == rounded &&
                (f->any_zero_sign || signbit(result) == signbit(rounded));
-    if (isinf(rounded) || isinf(result))
-        return result == rounded;
+    /* Exact zeros (the spec's edge cases: sinpi(-n) is -0...) too. */
+    if (isinf(rounded) || isinf(result) || exact == 0)
+        return result == rounded && signbit(result) == signbit(rounded);
     return ulps(result, exact, mantissa, min_exponent) <= bound;
 }
 
@@ -329,54 +488,75 @@ static void report(const char *name, const char *type, int width, int i,
     test_failures++;
 }
 
-static void check_float(const struct function *f, int width,
-                        const float *a, const float *b, const float *c)
+/* A floating type under test: its name and the size of its ulps. */
+struct flavour {
+    const char *type;
+    bool is_float;
+    int mantissa, min_exponent;
+};
+static const struct flavour float_type = {"float", true, FLT_MANT_DIG - 1,
+                                          FLT_MIN_EXP - 1};
+static const struct flavour double_type = {"double", false,
+                                           DBL_MANT_DIG - 1, DBL_MIN_EXP - 1};
+
+/* Calls @fn of @type on @a, @b, @c (exact in @type), results in @r. */
+static void call(void *fn, const struct flavour *type, const double *a,
+                 const double *b, const double *c, long double *r)
 {
-    float_fn *fn = (float_fn *)symbol(f->name, "float", width);
-    float r[COUNT];
-    if (!fn)
-        return;
-    fn(a, b, c, r, COUNT);
-    int failures = 0;
-    for (int i = 0; i < COUNT && failures < 5; i++) {
-        if (!in_domain(f->domain, a[i], b[i], c[i]))
-            continue;
-        long double exact = evaluate(f, a[i], b[i], c[i]);
-        bool ok = f->ulp_float == NO_BOUND
-                      ? formula_ok(f, r[i], a[i], b[i], c[i], true)
-                      : accurate(f, r[i], exact, (float)exact, f->ulp_float,
-                                 FLT_MANT_DIG - 1, FLT_MIN_EXP - 1);
-        if (!ok) {
-            report(f->name, "float", width, i, a[i], b[i], c[i], r[i],
-                   exact);
-            failures++;
+    if (type->is_float) {
+        static float fa[COUNT], fb[COUNT], fc[COUNT], fr[COUNT];
+        for (int i = 0; i < COUNT; i++) {
+            fa[i] = (float)a[i];
+            fb[i] = (float)b[i];
+            fc[i] = (float)c[i];
         }
+        ((float_fn *)fn)(fa, fb, fc, fr, COUNT);
+        for (int i = 0; i < COUNT; i++)
+            r[i] = fr[i];
+    } else {
+        static double dr[COUNT];
+        ((double_fn *)fn)(a, b, c, dr, COUNT);
+        for (int i = 0; i < COUNT; i++)
+            r[i] = dr[i];
     }
 }
 
-static void check_double(const struct function *f, int width,
-                         const double *a, const double *b, const double *c)
+/* The exact result of @f on a, b, c, or double's correctly rounded one
+ * where rounding the long double reference again would round twice. */
+static long double exact_of(const struct function *f,
+                            const struct flavour *type, long double a,
+                            long double b, long double c)
 {
-    double_fn *fn = (double_fn *)symbol(f->name, "double", width);
-    double r[COUNT];
+    if (type->is_float || !f->double_ref)
+        return evaluate(f, a, b, c);
+    if (f->arity == 1)
+        return ((double (*)(double))f->double_ref)((double)a);
+    return ((double (*)(double, double, double))f->double_ref)(
+        (double)a, (double)b, (double)c);
+}
+
+static void check(const struct function *f, int width,
+                  const struct flavour *type, const double *a,
+                  const double *b, const double *c)
+{
+    void *fn = symbol(f->name, type->type, width);
+    static long double r[COUNT];
     if (!fn)
         return;
-    fn(a, b, c, r, COUNT);
+    call(fn, type, a, b, c, r);
+    double bound = type->is_float ? f->ulp_float : f->ulp_double;
     int failures = 0;
     for (int i = 0; i < COUNT && failures < 5; i++) {
         if (!in_domain(f->domain, a[i], b[i], c[i]))
             continue;
-        long double exact = evaluate(f, a[i], b[i], c[i]);
-        if (f->double_ref)
-            exact = f->arity == 1 ? ((double (*)(double))f->double_ref)(a[i])
-                                  : ((double (*)(double, double, double))
-                                         f->double_ref)(a[i], b[i], c[i]);
-        bool ok = f->ulp_double == NO_BOUND
-                      ? formula_ok(f, r[i], a[i], b[i], c[i], false)
-                      : accurate(f, r[i], exact, (double)exact, f->ulp_double,
-                                 DBL_MANT_DIG - 1, DBL_MIN_EXP - 1);
+        long double exact = exact_of(f, type, a[i], b[i], c[i]);
+        long double rounded = type->is_float ? (float)exact : (double)exact;
+        bool ok = bound == NO_BOUND
+                      ? formula_ok(f, r[i], a[i], b[i], c[i], type->is_float)
+                      : accurate(f, r[i], exact, rounded, bound,
+                                 type->mantissa, type->min_exponent);
         if (!ok) {
-            report(f->name, "double", width, i, a[i], b[i], c[i], r[i],
+            report(f->name, type->type, width, i, a[i], b[i], c[i], r[i],
                    exact);
             failures++;
         }
@@ -386,21 +566,22 @@ static void check_double(const struct function *f, int width,
 static void check_functions(void)
 {
     static double a[COUNT], b[COUNT], c[COUNT];
-    static float fa[COUNT], fb[COUNT], fc[COUNT];
+    size_t count = sizeof(functions) / sizeof(functions[0]);
     fill(a, b, c, float_edges, 126);
     for (int i = 0; i < COUNT; i++) {
-        fa[i] = (float)a[i];
-        fb[i] = (float)b[i];
-        fc[i] = (float)c[i];
+        a[i] = (float)a[i];
+        b[i] = (float)b[i];
+        c[i] = (float)c[i];
     }
-    for (size_t f = 0; f < sizeof(functions) / sizeof(functions[0]); f++)
+    for (size_t f = 0; f < count; f++)
         for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
-            check_float(&functions[f], widths[w], fa, fb, fc);
+            check(&functions[f], widths[w], &float_type, a, b, c);
     fill(a, b, c, double_edges, 1022);
-    for (size_t f = 0; f < sizeof(functions) / sizeof(functions[0]); f++)
+    a[COUNT - 1] = 0x1.976472cc41506p+1; /* glibc's cbrt is 3.3 ulp off */
+    for (size_t f = 0; f < count; f++)
         for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
             if (!functions[f].float_only)
-                check_double(&functions[f], widths[w], a, b, c);
+                check(&functions[f], widths[w], &double_type, a, b, c);
 }
 
 /* ---- geometric: finite inputs, the extremes included ---- */

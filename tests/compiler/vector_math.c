@@ -2,12 +2,14 @@
 /*
  * kernel/vector_math: sin, cos, exp, log and pow of float and double in
  * kernels whose work-item loop LLVM vectorizes — on x86-64 with glibc's
- * libmvec (compiler/driver.c's -fveclib) — checked element by element
- * against long double libm with the spec's ULP limits (OpenCL C 3.0, 7.4,
- * full profile: sin and cos 4, exp and log 3, pow 16), over edge values
- * (±0, denormals, ±inf, NaN, extremes, huge arguments) and 4 Ki random
- * ones. builtins/math checks the scalar functions; this checks the code a
- * vectorized kernel runs instead (libmvec's logf, 3.8 ulp, fails here).
+ * libmvec (compiler/driver.c's -fveclib) — and sinpi, cospi and exp10,
+ * which the library builds on them, checked element by element against
+ * long double libm with the spec's ULP limits (OpenCL C 3.0, 7.4, full
+ * profile: sin, cos, sinpi, cospi 4, exp, exp10, log 3, pow 16), over edge
+ * values (±0, denormals, ±inf, NaN, extremes, huge arguments) and 4 Ki
+ * random ones. builtins/math checks the scalar functions; this checks the
+ * code a vectorized kernel runs instead (libmvec's logf, 3.8 ulp, fails
+ * here).
  */
 #include <float.h>
 #include <math.h>
@@ -30,7 +32,13 @@ _Atomic int test_failures;
     " global " #T " *r) { size_t i = get_global_id(0); r[i] = log(x[i]); }\n" \
     "kernel void pow_" #T "(global " #T " *x, global " #T " *y,"             \
     " global " #T " *r) { size_t i = get_global_id(0);"                      \
-    " r[i] = pow(x[i], y[i]); }\n"
+    " r[i] = pow(x[i], y[i]); }\n"                                           \
+    "kernel void sinpi_" #T "(global " #T " *x, global " #T " *y,"           \
+    " global " #T " *r) { size_t i = get_global_id(0); r[i] = sinpi(x[i]); }\n" \
+    "kernel void cospi_" #T "(global " #T " *x, global " #T " *y,"           \
+    " global " #T " *r) { size_t i = get_global_id(0); r[i] = cospi(x[i]); }\n" \
+    "kernel void exp10_" #T "(global " #T " *x, global " #T " *y,"           \
+    " global " #T " *r) { size_t i = get_global_id(0); r[i] = exp10(x[i]); }\n"
 
 static const char float_source[] = KERNELS(float);
 static const char double_source[] =
@@ -66,9 +74,33 @@ static long double log_ref(long double x, long double y)
     return logl(x);
 }
 
+/* sin(pi x): x reduced exactly modulo 2, then to d = x - k, k the nearest
+ * integer (exact too), so that a result near 0 keeps its digits. */
+static long double sinpi_ref(long double x, long double y)
+{
+    (void)y;
+    if (isinf(x))
+        return NAN;
+    long double r = fmodl(x, 2), k = nearbyintl(r), s = sinl(M_PIl * (r - k));
+    return fmodl(k, 2) != 0 ? -s : s;
+}
+
+/* cos(pi x) = sin(pi (x + 1/2)), the sum exact once x is reduced. */
+static long double cospi_ref(long double x, long double y)
+{
+    return isinf(x) ? NAN : sinpi_ref(fmodl(x, 2) + 0.5L, y);
+}
+
+static long double exp10_ref(long double x, long double y)
+{
+    (void)y;
+    return powl(10, x);
+}
+
 static const struct function functions[] = {
-    {"sin", sin_ref, 4}, {"cos", cos_ref, 4}, {"exp", exp_ref, 3},
-    {"log", log_ref, 3}, {"pow", powl, 16},
+    {"sin", sin_ref, 4},     {"cos", cos_ref, 4},     {"exp", exp_ref, 3},
+    {"log", log_ref, 3},     {"pow", powl, 16},       {"sinpi", sinpi_ref, 4},
+    {"cospi", cospi_ref, 4}, {"exp10", exp10_ref, 3},
 };
 
 /* The arguments' and results' floating type. */
@@ -229,7 +261,8 @@ static void check_type(const struct type *t, const char *source)
     for (size_t i = 0; program && i < sizeof(functions) / sizeof(*functions);
          i++)
         check_function(program, t, &functions[i], bx, by, x, y);
-    printf("%s: sin cos exp log pow, %d values each, within the spec's "
+    printf("%s: sin cos exp log pow sinpi cospi exp10, %d values each, "
+           "within the spec's "
            "limits\n", t->name, N);
     CHECK_EQ(clReleaseMemObject(bx), CL_SUCCESS);
     CHECK_EQ(clReleaseMemObject(by), CL_SUCCESS);
