@@ -179,18 +179,18 @@ void refcl_server_release_idle(void)
     }
 }
 
-/* Sends all of @p bytes; never SIGPIPE, whatever the application's
- * disposition of it. */
-static bool send_all(int fd, const void *bytes, size_t size)
+/* All of @p size bytes at @p bytes sent (@p sending; never SIGPIPE,
+ * whatever the application's disposition of it) or received. */
+static bool transfer_all(int fd, char *bytes, size_t size, bool sending)
 {
-    const char *p = bytes;
     while (size) {
-        ssize_t n = send(fd, p, size, MSG_NOSIGNAL);
+        ssize_t n = sending ? send(fd, bytes, size, MSG_NOSIGNAL)
+                            : recv(fd, bytes, size, 0);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             return false;
-        p += n;
+        bytes += n;
         size -= (size_t)n;
     }
     return true;
@@ -220,25 +220,14 @@ static bool send_request(int fd, const char *dir, char *const argv[])
     char *at = put_string(request + sizeof(count), dir);
     for (size_t i = 0; argv[i]; i++)
         at = put_string(at, argv[i]);
-    bool sent = send_all(fd, request, size);
+    bool sent = transfer_all(fd, request, size, true);
     free(request);
     return sent;
 }
 
 static bool receive_status(int fd, int32_t *status)
 {
-    char *p = (char *)status;
-    size_t size = sizeof(*status);
-    while (size) {
-        ssize_t n = recv(fd, p, size, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        size -= (size_t)n;
-    }
-    return true;
+    return transfer_all(fd, (char *)status, sizeof(*status), false);
 }
 
 /* The note for a server that died during a job, reaped here. */

@@ -24,14 +24,8 @@ static inline void exec_setup(void)
 {
     if (!test_first_device(&platform, &device))
         exit(1);
-    cl_bool compiler = CL_FALSE;
-    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_COMPILER_AVAILABLE,
-                             sizeof(compiler), &compiler, NULL),
-             CL_SUCCESS);
-    if (!compiler) {
-        fprintf(stderr, "the device has no compiler: nothing to test\n");
+    if (!test_compiler_available(device))
         exit(77);
-    }
     if (!test_context_queue(device, 0, &context, &queue))
         exit(1);
 }

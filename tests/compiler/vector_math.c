@@ -50,29 +50,17 @@ struct function {
     double ulps;
 };
 
-static long double sin_ref(long double x, long double y)
-{
-    (void)y;
-    return sinl(x);
-}
-
-static long double cos_ref(long double x, long double y)
-{
-    (void)y;
-    return cosl(x);
-}
-
-static long double exp_ref(long double x, long double y)
-{
-    (void)y;
-    return expl(x);
-}
-
-static long double log_ref(long double x, long double y)
-{
-    (void)y;
-    return logl(x);
-}
+/* A reference of one argument in the table's two-argument shape. */
+#define UNARY_REFERENCE(name, libm)                                          \
+    static long double name(long double x, long double y)                   \
+    {                                                                        \
+        (void)y;                                                             \
+        return libm(x);                                                      \
+    }
+UNARY_REFERENCE(sin_ref, sinl)
+UNARY_REFERENCE(cos_ref, cosl)
+UNARY_REFERENCE(exp_ref, expl)
+UNARY_REFERENCE(log_ref, logl)
 
 /* sin(pi x): x reduced exactly modulo 2, then to d = x - k, k the nearest
  * integer (exact too), so that a result near 0 keeps its digits. */

@@ -183,13 +183,8 @@ static int setup(void)
     cl_platform_id platform;
     if (!test_first_device(&platform, &device))
         return 1;
-    cl_bool compiler = CL_FALSE;
-    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_COMPILER_AVAILABLE,
-                             sizeof(compiler), &compiler, NULL), CL_SUCCESS);
-    if (!compiler) {
-        fprintf(stderr, "the device reports no compiler\n");
+    if (!test_compiler_available(device))
         return TEST_SKIP;
-    }
     cl_int err;
     context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     CHECK_EQ(err, CL_SUCCESS);

@@ -541,13 +541,8 @@ int main(void)
     if (!test_first_device(&platform, &device) ||
         !test_device_halves(device, subs))
         return 1;
-    cl_bool compiler = CL_FALSE;
-    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_COMPILER_AVAILABLE,
-                             sizeof(compiler), &compiler, NULL), CL_SUCCESS);
-    if (!compiler) {
-        fprintf(stderr, "the device reports no compiler\n");
+    if (!test_compiler_available(device))
         return TEST_SKIP;
-    }
     cl_device_id both[2] = {device, subs[0]};
     cl_int err;
     context = clCreateContext(NULL, 2, both, NULL, NULL, &err);

@@ -108,6 +108,16 @@ static char *build_log(cl_program program)
     return log;
 }
 
+/* A program of @p text, which must be made. */
+static cl_program program_from(const char *text)
+{
+    cl_int err = 1;
+    cl_program program = clCreateProgramWithSource(context, 1, &text, NULL,
+                                                   &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    return program;
+}
+
 /* A program whose kernel writes i * @p scale + @p offset. */
 static cl_program program_of(int scale, int offset)
 {
@@ -116,12 +126,7 @@ static cl_program program_of(int scale, int offset)
              "kernel void fill(global int *out)\n"
              "{ int i = get_global_id(0); out[i] = i * %d + %d; }\n",
              scale, offset);
-    const char *source = text;
-    cl_int err = 1;
-    cl_program program = clCreateProgramWithSource(context, 1, &source,
-                                                   NULL, &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    return program;
+    return program_from(text);
 }
 
 /* Runs the built @p program's kernel and checks what it wrote. */
@@ -186,12 +191,7 @@ static cl_program slow_program(void)
         "F8(1) F8(2) F8(3) F8(4) F8(5) F8(6) F8(7)\n"
         "kernel void slow(global uint *p)\n"
         "{ uint i = get_global_id(0); p[i] = f10(i) + f27(i) + f77(i); }\n";
-    const char *source = text;
-    cl_int err = 1;
-    cl_program program = clCreateProgramWithSource(context, 1, &source,
-                                                   NULL, &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    return program;
+    return program_from(text);
 }
 
 static void *build_slow(void *program)
@@ -319,13 +319,8 @@ int main(void)
 {
     if (!test_first_device(&platform, &device))
         return 1;
-    cl_bool compiler = CL_FALSE;
-    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_COMPILER_AVAILABLE,
-                             sizeof(compiler), &compiler, NULL), CL_SUCCESS);
-    if (!compiler) {
-        fprintf(stderr, "the device reports no compiler\n");
+    if (!test_compiler_available(device))
         return TEST_SKIP;
-    }
     if (!test_context_queue(device, 0, &context, &queue))
         return 1;
     check_killed_idle();

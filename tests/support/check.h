@@ -200,6 +200,18 @@ size_t test_mapped_bytes(void);
  *  schedulers may forbid it): tried on a thread of its own. */
 int test_binding_allowed(void);
 
+/** True if @p device reports a compiler; says so on stderr when not (the
+ *  test then has nothing to do: REFCL_COMPILER=0, or none installed). */
+static inline bool test_compiler_available(cl_device_id device)
+{
+    cl_bool compiler = CL_FALSE;
+    clGetDeviceInfo(device, CL_DEVICE_COMPILER_AVAILABLE, sizeof(compiler),
+                    &compiler, NULL);
+    if (!compiler)
+        fprintf(stderr, "the device reports no compiler: nothing to test\n");
+    return compiler;
+}
+
 /** @p device's processing units if work on its EQUALLY 1 sub-devices can be
  *  checked to run on their own unit, else 0: the device has 2 units or more,
  *  REFCL_BIND is not 0 and this process may bind threads. */
