@@ -82,7 +82,8 @@ std::vector<Conversion> parseFormat(StringRef Format)
 }
 
 // Whether Ptr is a string literal (a constant, NUL-terminated array of
-// bytes) from its start, the only strings the host reads; its text.
+// bytes) from its start, the only strings the host reads; its text, up to
+// its first NUL.
 bool isStringLiteral(const Value *Ptr, StringRef *Text = nullptr)
 {
     auto *G = dyn_cast<GlobalVariable>(Ptr->stripPointerCasts());
@@ -96,8 +97,11 @@ bool isStringLiteral(const Value *Ptr, StringRef *Text = nullptr)
             *Text = "";
         return true;
     }
+    // A NUL inside ("foo\0foo") ends the text, as in C; the array's last
+    // byte is a NUL all the same, so the host never reads past it.
     auto *Data = dyn_cast<ConstantDataSequential>(Init);
-    if (!Data || !Data->isCString())
+    if (!Data || !Data->isString() ||
+        Data->getElementAsInteger(Data->getNumElements() - 1) != 0)
         return false;
     if (Text)
         *Text = Data->getAsCString();

@@ -36,9 +36,9 @@ static const char source[] =
     "    r |= printf(\"%d: %f %.3f %10.2F %e %.2E %g %G %a %A %-8.1f|\\n\", g,\n"
     "                1.5f + g, 3.14159f, -2.5f, 12345.678f, 0.000123f,\n"
     "                100000.0f, 1e-10f, 1.0f, 0.5f + g, 2.25f);\n"
-    "    r |= printf(\"%d: %s|%10s|%-6s|%.2s|%s %% %f %e %g\\n\", g, \"lit\",\n"
-    "                \"right\", \"left\", \"precision\", \"\", INFINITY, -NAN,\n"
-    "                -0.0f);\n"
+    "    r |= printf(\"%d: %s|%10s|%-6s|%.2s|%s|%s %% %f %e %g\\n\", g,\n"
+    "                \"lit\", \"right\", \"left\", \"precision\", \"\",\n"
+    "                \"foo\\0foo\", INFINITY, -NAN, -0.0f);\n"
     "    r |= printf(\"\");\n"
     "    r |= printf(\"%d: %.17g %le %u%%\\n\", g, 0.1 + g, 1e300, 7);\n"
     "    ret[g] = r;\n"
@@ -173,9 +173,9 @@ static void scalars_expected(int g, char *out, size_t room)
                   (double)12345.678f, (double)0.000123f, 100000.0,
                   (double)1e-10f, 1.0, (double)(0.5f + (float)g), 2.25);
     n += snprintf(out + n, room - n,
-                  "%d: %s|%10s|%-6s|%.2s|%s %% %f %e %g\n", g, "lit", "right",
-                  "left", "precision", "", (double)INFINITY, -(double)NAN,
-                  -0.0);
+                  "%d: %s|%10s|%-6s|%.2s|%s|%s %% %f %e %g\n", g, "lit",
+                  "right", "left", "precision", "", "foo\0foo",
+                  (double)INFINITY, -(double)NAN, -0.0);
     snprintf(out + n, room - n, "%d: %.17g %le %u%%\n", g, 0.1 + g, 1e300,
              7);
 }
