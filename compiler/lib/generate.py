@@ -40,8 +40,14 @@ def signed(scalar):
 
 
 def cast(to, expr, n):
-    """Reinterprets @expr (same size) as @to's scalar at width @n."""
+    """@expr, an integer of @to's size (a scalar C has promoted to int
+    included), as @to at width @n: a C cast on scalars, as_ on vectors."""
     return f"({to})({expr})" if n == 1 else f"as_{to}{n}({expr})"
+
+
+def reinterpret(to, expr, n):
+    """The bits of @expr (same size, floating or integer) as @to."""
+    return f"as_{to}({expr})" if n == 1 else f"as_{to}{n}({expr})"
 
 
 def split(call, name, args, n, t, result=None):
@@ -563,9 +569,10 @@ def select_type(out, t, n):
                      ret(f"{cond} ? b : a"))
     if t in FLOATS:
         u = unsigned(t)
+        bits = {x: reinterpret(u, x, n) for x in "abc"}
         text += func(T, "bitselect", [(T, "a"), (T, "b"), (T, "c")], ret(
-            cast(t, f"({cast(u, 'a', n)} & ~{cast(u, 'c', n)}) | "
-                    f"({cast(u, 'b', n)} & {cast(u, 'c', n)})", n)))
+            reinterpret(t, f"({bits['a']} & ~{bits['c']}) | "
+                           f"({bits['b']} & {bits['c']})", n)))
     else:
         text += func(T, "bitselect", [(T, "a"), (T, "b"), (T, "c")],
                      ret("(a & ~c) | (b & c)"))

@@ -263,6 +263,37 @@ static void check_upsample(void)
     CHECK(r64[0] == -1 && r64[1] == 0x100000002ll && r64[2] == INT64_MIN);
 }
 
+/* bitselect of float and double: (a & ~c) | (b & c) of the bits (the
+ * CTS's relational_bitselect values first; a value conversion gave b). */
+static void check_float_bitselect(void)
+{
+    const uint32_t a = 0xcedaf0d1u, b = 0x4e8a481eu, c = 0xcd6979dbu;
+    float fa, fb, fc, fr;
+    memcpy(&fa, &a, 4);
+    memcpy(&fb, &b, 4);
+    memcpy(&fc, &c, 4);
+    ((void (*)(const float *, const float *, const float *, float *))must(
+        "bitselect_float1"))(&fa, &fb, &fc, &fr);
+    uint32_t r;
+    memcpy(&r, &fr, 4);
+    CHECK_EQ(r, (a & ~c) | (b & c));
+    CHECK_EQ(r, 0x4e9ac81au);
+    const uint64_t da[3] = {0xfbbfac33aa55aa55ull, 0x3ff0000000000000ull, 1},
+                   db[3] = {0xe85f9926ffff0000ull, 0xbff8000000000000ull, 2},
+                   dc[3] = {0xac8d224c0f0f0f0full, 0x8000000000000000ull, 3};
+    double xa[3], xb[3], xc[3], xr[3];
+    memcpy(xa, da, sizeof(xa));
+    memcpy(xb, db, sizeof(xb));
+    memcpy(xc, dc, sizeof(xc));
+    ((void (*)(const double *, const double *, const double *, double *))must(
+        "bitselect_double3"))(xa, xb, xc, xr);
+    for (int i = 0; i < 3; i++) {
+        uint64_t bits;
+        memcpy(&bits, &xr[i], 8);
+        CHECK_EQ(bits, (da[i] & ~dc[i]) | (db[i] & dc[i]));
+    }
+}
+
 static void check_relational(void)
 {
     float a = NAN, b = 1;
@@ -301,6 +332,7 @@ static void check_relational(void)
     ((void (*)(const float *, const float *, const uint32_t *, float *))must(
         "select_float4"))(fa, fb, fc, fr);
     CHECK(fr[0] == 5 && fr[1] == 2 && fr[2] == 7 && fr[3] == 4);
+    check_float_bitselect();
 }
 
 static void check_vload(void)

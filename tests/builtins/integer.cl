@@ -55,6 +55,11 @@ void any_all(const global int *a, global int *r)
 }
 void select_float4(const global float *a, const global float *b, const global uint *c, global float *r)
 { vstore4(select(vload4(0, a), vload4(0, b), vload4(0, c)), 0, r); }
+// bitselect of floating types: bits, not values.
+void bitselect_float1(const global float *a, const global float *b, const global float *c, global float *r)
+{ r[0] = bitselect(a[0], b[0], c[0]); }
+void bitselect_double3(const global double *a, const global double *b, const global double *c, global double *r)
+{ vstore3(bitselect(vload3(0, a), vload3(0, b), vload3(0, c)), 0, r); }
 
 // vload/vstore at unaligned offsets, in every named address space.
 void vload_global(const global float *p, global float *r, size_t offset)
