@@ -711,17 +711,9 @@ static void check_geometrics(void)
     }
 }
 
-/* The references need x87 long double's 64-bit mantissa; valgrind runs
- * long double arithmetic in double precision (and 1/0.0L is not inf). */
-static bool extended_long_double(void)
-{
-    volatile long double one = 1, tiny = 0x1p-63L, zero = 0;
-    return one + tiny != one && isinf(one / zero);
-}
-
 int main(void)
 {
-    if (!extended_long_double()) {
+    if (!test_long_double_extended()) {
         fprintf(stderr, "long double is not extended precision here "
                         "(valgrind?): no reference to check against\n");
         return TEST_SKIP;

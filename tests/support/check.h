@@ -200,6 +200,15 @@ size_t test_mapped_bytes(void);
  *  schedulers may forbid it): tried on a thread of its own. */
 int test_binding_allowed(void);
 
+/** True if long double has x87's 64-bit mantissa here, which references
+ *  of floating-point results rely on; valgrind runs long double arithmetic
+ *  in double precision (and 1/0.0L is not inf there). */
+static inline bool test_long_double_extended(void)
+{
+    volatile long double one = 1, tiny = 0x1p-63L, zero = 0;
+    return one + tiny != one && one / zero > 0x1p16383L;
+}
+
 /** True if @p device reports a compiler; says so on stderr when not (the
  *  test then has nothing to do: REFCL_COMPILER=0, or none installed). */
 static inline bool test_compiler_available(cl_device_id device)
