@@ -83,9 +83,11 @@ static void find(void)
     toolchain.clang = setting("REFCL_CLANG", REFCL_CLANG_DEFAULT);
     toolchain.llvm_link = setting("REFCL_LLVM_LINK", REFCL_LLVM_LINK_DEFAULT);
     toolchain.ld = setting("REFCL_LD", REFCL_LD_DEFAULT);
-    toolchain.libc = REFCL_LIBC_DEFAULT;
-    toolchain.libm = REFCL_LIBM_DEFAULT;
-    toolchain.libmvec = REFCL_LIBMVEC_DEFAULT[0] ? REFCL_LIBMVEC_DEFAULT : NULL;
+    toolchain.libc = setting("REFCL_LIBC", REFCL_LIBC_DEFAULT);
+    toolchain.libm = setting("REFCL_LIBM", REFCL_LIBM_DEFAULT);
+    toolchain.libmvec = setting("REFCL_LIBMVEC", REFCL_LIBMVEC_DEFAULT);
+    if (!toolchain.libmvec[0])
+        toolchain.libmvec = NULL;
     toolchain.plugin = plugin_path;
     toolchain.builtins = builtins_path;
     toolchain.version = version;

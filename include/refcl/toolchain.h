@@ -16,6 +16,7 @@
  *   REFCL_COMPILER_DIR     the directory of the plugin and the library
  *                          (the build tree's compiler/ in tests);
  *   REFCL_CLANG, REFCL_LLVM_LINK, REFCL_LD  the programs;
+ *   REFCL_LIBC, REFCL_LIBM, REFCL_LIBMVEC  the C libraries ld links programs with;
  *   REFCL_COMPILER_SERVER=0  no persistent compiler process: every job
  *                          runs clang and llvm-link as subprocesses;
  *   REFCL_LLVM_SPIRV       the SPIR-V translator (optional: without it,
