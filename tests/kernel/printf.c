@@ -180,18 +180,20 @@ static void scalars_expected(int g, char *out, size_t room)
              7);
 }
 
-/* 2 groups of 3: each work-item's five lines, in order. */
-static void check_scalars(void)
+/* Kernel @p name over @p items work-items in groups of @p group: each
+ * work-item's @p lines lines, in order, as @p expected says, and printf's
+ * return values 0. */
+static void check_lines(const char *name, int items, int group, int lines,
+                        void (*expected)(int g, char *out, size_t room))
 {
-    enum { N = 6 };
-    cl_kernel k = exec_kernel(program, "scalars");
-    cl_int ret[N];
-    char *text = run_captured(k, N, 3, ret);
-    CHECK_EQ(count_lines(text), 5 * N);
-    for (int g = 0; g < N; g++) {
+    cl_kernel k = exec_kernel(program, name);
+    cl_int ret[8];
+    char *text = run_captured(k, (size_t)items, (size_t)group, ret);
+    CHECK_EQ(count_lines(text), lines * items);
+    for (int g = 0; g < items; g++) {
         char got[2048], want[2048];
         lines_of(text, g, got, sizeof(got));
-        scalars_expected(g, want, sizeof(want));
+        expected(g, want, sizeof(want));
         CHECK_STR(got, want);
         CHECK_EQ(ret[g], 0);
     }
@@ -220,24 +222,6 @@ static void vectors_expected(int g, char *out, size_t room)
         n += snprintf(out + n, room - n, i < 15 ? "%d," : "%d\n", g);
 }
 
-/* 2 groups of 2: the vector specifiers. */
-static void check_vectors(void)
-{
-    enum { N = 4 };
-    cl_kernel k = exec_kernel(program, "vectors");
-    cl_int ret[N];
-    char *text = run_captured(k, N, 2, ret);
-    CHECK_EQ(count_lines(text), 4 * N);
-    for (int g = 0; g < N; g++) {
-        char got[2048], want[2048];
-        lines_of(text, g, got, sizeof(got));
-        vectors_expected(g, want, sizeof(want));
-        CHECK_STR(got, want);
-        CHECK_EQ(ret[g], 0);
-    }
-    free(text);
-    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
-}
 
 /* Position of @p line in @p text, or -1. */
 static long line_at(const char *text, const char *line)
@@ -340,8 +324,8 @@ int main(void)
     program = exec_build(source, "-cl-std=CL1.2");
     if (!program)
         return 1;
-    check_scalars();
-    check_vectors();
+    check_lines("scalars", 6, 3, 5, scalars_expected); /* 2 groups of 3 */
+    check_lines("vectors", 4, 2, 4, vectors_expected); /* 2 groups of 2 */
     check_barriers();
     check_mismatch();
     check_overflow();
