@@ -67,6 +67,10 @@ bool isPrintfFunction(const llvm::Function *F);
  *  (printf.cpp); returns whether there was any. */
 bool lowerPrintf(llvm::Function *Run);
 
+/** Makes integer divisions and remainders never trap (division.cpp): a
+ *  divisor of 0, or -1 with the most negative dividend, divides by 1. */
+void guardDivisions(llvm::Module &M);
+
 /** Splits the nest's kernel at its barriers (there is one at least),
  *  keeps what lives across them per work-item, and gives each region its
  *  own copy of the nest (N's blocks are gone); returns the frame size. */

@@ -104,6 +104,7 @@ struct WorkGroupPass : PassInfoMixin<WorkGroupPass> {
         uint64_t GlobalBytes = globalVariableBytes(M);
         retarget(M);
         stripOptNone(M);
+        guardDivisions(M);
         std::set<Function *> Inline = functionsToInline(M);
         std::vector<KernelInfo> Infos;
         for (Function *K : Kernels)
