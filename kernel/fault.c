@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Faults in compiled kernels. A kernel that dereferences a bad pointer
- * raises SIGSEGV or SIGBUS on the thread that runs it; refcl catches the
+ * raises SIGSEGV or SIGBUS on the thread that runs it, one that divides an
+ * integer by zero (or the most negative by -1) SIGFPE: x86's idiv traps
+ * where OpenCL C says "A divide by zero with integer types does not cause
+ * an exception but will result in an unspecified value" (until the
+ * compiler guards the division, such a kernel fails). refcl catches the
  * signal there and ends the command with an error (kernel/ndrange.c)
  * rather than let the application die. The handler is process-wide and
  * installed at the first run of a compiled kernel: for a fault on a thread
@@ -28,8 +32,10 @@
 static _Thread_local sigjmp_buf *catcher
     __attribute__((tls_model("initial-exec")));
 
-/* The actions replaced: [0] SIGSEGV, [1] SIGBUS. */
-static struct sigaction replaced[2];
+/* The signals caught, and the actions they had before. */
+static const int caught[] = {SIGSEGV, SIGBUS, SIGFPE};
+#define CAUGHT (sizeof(caught) / sizeof(caught[0]))
+static struct sigaction replaced[CAUGHT];
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 static bool installed;
 static pthread_key_t alt_stack_key;
@@ -37,7 +43,10 @@ static pthread_key_t alt_stack_key;
 /* A fault outside kernels: what would have happened without refcl. */
 static void chain(int sig, siginfo_t *info, void *context)
 {
-    const struct sigaction *old = &replaced[sig == SIGBUS];
+    size_t i = 0;
+    while (i + 1 < CAUGHT && caught[i] != sig)
+        i++;
+    const struct sigaction *old = &replaced[i];
     if (old->sa_flags & SA_SIGINFO) {
         old->sa_sigaction(sig, info, context);
         return;
@@ -82,8 +91,9 @@ static void install(void)
     struct sigaction action = {.sa_sigaction = on_fault,
                                .sa_flags = SA_SIGINFO | SA_ONSTACK};
     sigemptyset(&action.sa_mask);
-    installed = sigaction(SIGSEGV, &action, &replaced[0]) == 0 &&
-                sigaction(SIGBUS, &action, &replaced[1]) == 0;
+    installed = true;
+    for (size_t i = 0; i < CAUGHT; i++)
+        installed &= sigaction(caught[i], &action, &replaced[i]) == 0;
 }
 
 /* Library unload: the application's handlers back, before the code of
@@ -93,8 +103,8 @@ __attribute__((destructor)) static void uninstall(void)
 {
     if (!installed)
         return;
-    sigaction(SIGSEGV, &replaced[0], NULL);
-    sigaction(SIGBUS, &replaced[1], NULL);
+    for (size_t i = 0; i < CAUGHT; i++)
+        sigaction(caught[i], &replaced[i], NULL);
 }
 
 /* Gives the calling thread an alternate signal stack unless it has one
@@ -128,8 +138,8 @@ bool refcl_fault_catch(void (*body)(void *), void *arg)
      * it: one system call fewer). */
     sigset_t faults, mask;
     sigemptyset(&faults);
-    sigaddset(&faults, SIGSEGV);
-    sigaddset(&faults, SIGBUS);
+    for (size_t i = 0; i < CAUGHT; i++)
+        sigaddset(&faults, caught[i]);
     pthread_sigmask(SIG_UNBLOCK, &faults, &mask);
     sigjmp_buf jump;
     sigjmp_buf *outer = catcher;

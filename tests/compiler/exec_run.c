@@ -5,7 +5,8 @@
  * in C on the host. saxpy with an offset and a smaller last group (and on
  * SVM), 3-D ids, a barrier reduction over many groups, barriers in a loop
  * and in a helper, __local of both kinds across concurrent work-groups, a
- * kernel that faults (an error event, and the queue keeps working), and a
+ * kernel that faults (an error event, and the queue keeps working: a bad
+ * pointer, and an integer division by zero, which traps on x86), and a
  * kernel on a sub-device running on that sub-device's units.
  */
 #include "exec.h"
@@ -73,6 +74,10 @@ static const char source[] =
     "kernel void poke(global int *p, int v)\n"
     "{\n"
     "    p[get_global_id(0)] = v;\n"
+    "}\n"
+    "kernel void divide(global int *p, int v)\n"
+    "{\n"
+    "    p[get_global_id(0)] = 84 / v;\n"
     "}\n";
 
 /* Where each work-item runs: libc's sched_getcpu, which the executable
@@ -255,21 +260,23 @@ static void check_local(void)
     CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
 }
 
-/* A kernel writing through NULL: its event ends with an error status, the
- * application lives on, and the queue runs the next command. */
-static void check_fault(void)
+/* @p name(p, v): with @p p NULL or not (@p null) and @p bad, its event ends
+ * with an error status and the application lives on; then with a buffer
+ * and @p good the queue runs it, every item writing 42. */
+static void check_fault(const char *name, bool null, cl_int bad, cl_int good)
 {
     if (exec_under_valgrind()) {
-        printf("a faulting kernel: not under valgrind, which reports the "
-               "bad write itself\n");
+        printf("a faulting kernel (%s): not under valgrind, which reports "
+               "the fault itself\n", name);
         return;
     }
-    cl_kernel k = exec_kernel(program, "poke");
-    const cl_mem none = NULL;
-    const cl_int value = 42;
-    CHECK_EQ(clSetKernelArg(k, 0, sizeof(none), &none), CL_SUCCESS);
-    CHECK_EQ(clSetKernelArg(k, 1, sizeof(value), &value), CL_SUCCESS);
+    static cl_int out[1 << 16];
     const size_t global = 1 << 16;
+    cl_kernel k = exec_kernel(program, name);
+    cl_mem b = exec_buffer(sizeof(out), NULL);
+    const cl_mem p = null ? NULL : b;
+    CHECK_EQ(clSetKernelArg(k, 0, sizeof(p), &p), CL_SUCCESS);
+    CHECK_EQ(clSetKernelArg(k, 1, sizeof(bad), &bad), CL_SUCCESS);
     cl_event event = NULL;
     CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0,
                                     NULL, &event),
@@ -282,16 +289,15 @@ static void check_fault(void)
     CHECK_EQ(status, CL_OUT_OF_RESOURCES);
     CHECK_EQ(clReleaseEvent(event), CL_SUCCESS);
 
-    static cl_int out[1 << 16];
-    cl_mem b = exec_buffer(sizeof(out), NULL);
     CHECK_EQ(clSetKernelArg(k, 0, sizeof(b), &b), CL_SUCCESS);
+    CHECK_EQ(clSetKernelArg(k, 1, sizeof(good), &good), CL_SUCCESS);
     CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0,
                                     NULL, NULL),
              CL_SUCCESS);
     exec_read(b, sizeof(out), out);
     int wrong = 0;
     for (size_t i = 0; i < global; i++)
-        wrong += out[i] != value;
+        wrong += out[i] != 42;
     CHECK_EQ(wrong, 0);
     CHECK_EQ(clReleaseMemObject(b), CL_SUCCESS);
     CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
@@ -370,7 +376,8 @@ int main(void)
     check_ids();
     check_reduce();
     check_local();
-    check_fault();
+    check_fault("poke", true, 42, 42);  /* a write through NULL */
+    check_fault("divide", false, 0, 2); /* 84 / 0 */
     check_sub_device();
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     exec_teardown();
