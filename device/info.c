@@ -707,8 +707,9 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
      * supports a strong memory order must also support all weaker memory
      * orders" and "a device that supports a wide scope must also support
      * all narrower scopes, except for the work-item scope", which is for
-     * fences only (OpenCL C 3.0 s6.15.12.3: memory_scope_work_item "can
-     * only be used with atomic_work_item_fence"). */
+     * fences only (OpenCL C 3.0 s6.15.12: "The memory_scope_work_item value
+     * for memory_scope can only be used with atomic_work_item_fence with
+     * flags set to CLK_IMAGE_MEM_FENCE"). */
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
         return answer_ulong(q, ATOMIC_ORDERS | ATOMIC_SCOPES);
     case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:

@@ -1071,10 +1071,13 @@ def atomics(out):
 # memory_scope_device), _explicit(order) (memory_scope_device) and
 # _explicit(order, scope). clang's __c11_atomic_* builtins take the order
 # (memory_order's values are the __ATOMIC_* ones) and no scope: they are
-# system-wide, which is at least as strong as any scope the kernel asks for
-# (OpenCL C 3.0 s6.15.12.1: a scope names the work-items an operation must
-# be atomic and ordered for; on a CPU every work-item of every device shares
-# one coherent memory), so the scope is accepted and dropped.
+# system-wide. OpenCL C 3.0 s6.15.12: "The enumerated type memory_scope
+# specifies whether the memory ordering constraints given by memory_order
+# apply to work-items in a work-group or work-items of a kernel(s) executing
+# on the device or across devices (in the case of shared virtual memory)";
+# every work-item of every refcl device
+# shares the CPU's one coherent memory, so system-wide is at least as strong
+# as any scope asked for, and the scope is accepted and dropped.
 C11_SPACES = ("__global", "__local")
 C11_TYPES = ["int", "uint", "float", "long", "ulong", "double"]
 C11_INTEGERS = ["int", "uint", "long", "ulong"]
