@@ -129,6 +129,8 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
     hash_string(&h, refcl_compiler_cpu());
     hash_string(&h, tc->version);
     hash_string(&h, refcl_device_clang_extensions());
+    for (const char *const *m = refcl_device_clang_macros(); *m; m++)
+        hash_string(&h, *m);
     hash_file_identity(&h, tc->clang);
     hash_file_identity(&h, tc->llvm_link);
     hash_file_identity(&h, tc->plugin);

@@ -373,6 +373,8 @@ static void clang_front(struct argv *a, const struct refcl_compile_job *job)
     arg(a, "-finclude-default-header");
     arg(a, "-Xclang");
     arg(a, refcl_device_clang_extensions());
+    for (const char *const *m = refcl_device_clang_macros(); *m; m++)
+        arg(a, *m);
     for (size_t i = 0; i < o->count; i++)
         arg(a, o->args[i]);
     vector_math(a);

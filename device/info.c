@@ -32,6 +32,15 @@
 /* After refcl/compat.h, which picks the CL headers' API version. */
 #include "CL/cl_ext_refcl.h"
 
+/* CL_DEVICE_ATOMIC_*_CAPABILITIES: every order, every scope wider than a
+ * work-item. */
+#define ATOMIC_ORDERS                                                         \
+    (CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |        \
+     CL_DEVICE_ATOMIC_ORDER_SEQ_CST)
+#define ATOMIC_SCOPES                                                         \
+    (CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |      \
+     CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
+
 /* Identity. The profile is the platform's (refcl_platform_profile): FULL
  * with the compiler, else EMBEDDED, because CL_DEVICE_COMPILER_AVAILABLE is
  * then CL_FALSE, which the spec allows "for the embedded platform profile
@@ -176,10 +185,27 @@ static const cl_name_version il_versions[] = {
     {CL_MAKE_VERSION(1, 4, 0), "SPIR-V"},
 };
 
-/* Optional OpenCL C 3.0 features; __opencl_c_fp64 goes with cl_khr_fp64. */
+/* Optional OpenCL C 3.0 features; __opencl_c_fp64 goes with cl_khr_fp64.
+ * The atomic ones match CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: OpenCL C 3.0
+ * s6.2.1 "__opencl_c_atomic_order_acq_rel ... The OpenCL C compiler
+ * supports enumerations and built-in functions for atomic operations with
+ * acquire and release memory consistency orders", and likewise seq_cst,
+ * device and all-devices scope (compiler/lib: c11atomic). */
 static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
+};
+
+/* The features clang 15 takes only as macros: -cl-ext knows the orders
+ * but not the scopes, which opencl-c-base.h defines itself for SPIR only. */
+static const char *const clang_feature_macros[] = {
+    "-D__opencl_c_atomic_scope_device=1",
+    "-D__opencl_c_atomic_scope_all_devices=1",
+    NULL,
 };
 
 /* The extensions and features that change what OpenCL C compiles: those
@@ -220,6 +246,16 @@ static bool language_extension(const char *name)
     return false;
 }
 
+/* True for a feature clang_feature_macros defines. */
+static bool clang_feature_macro(const char *name)
+{
+    size_t length = strlen(name);
+    for (const char *const *m = clang_feature_macros; *m; m++)
+        if (!strncmp(*m + 2, name, length) && (*m)[2 + length] == '=')
+            return true;
+    return false;
+}
+
 /* ",+name" at @p end; the buffer holds every name (its size above). */
 static char *append_enabled(char *end, const char *name)
 {
@@ -235,13 +271,19 @@ static void clang_extensions_init(void)
             end = append_enabled(end, device_extensions[i].name);
     for (size_t i = 0;
          i < sizeof(opencl_c_features) / sizeof(opencl_c_features[0]); i++)
-        end = append_enabled(end, opencl_c_features[i].name);
+        if (!clang_feature_macro(opencl_c_features[i].name))
+            end = append_enabled(end, opencl_c_features[i].name);
 }
 
 const char *refcl_device_clang_extensions(void)
 {
     pthread_once(&clang_extensions_once, clang_extensions_init);
     return clang_extensions;
+}
+
+const char *const *refcl_device_clang_macros(void)
+{
+    return clang_feature_macros;
 }
 
 /* CL_DEVICE_PARTITION_TYPE of a root device: the spec allows "a property
@@ -660,14 +702,19 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
         return answer_uint(q, 0);
-    /* The OpenCL 3.0 minimum capabilities. */
+    /* Every order and scope: the library's atomics and fences are the
+     * CPU's, system-wide (compiler/lib: c11atomic), and "a device that
+     * supports a strong memory order must also support all weaker memory
+     * orders" and "a device that supports a wide scope must also support
+     * all narrower scopes, except for the work-item scope", which is for
+     * fences only (OpenCL C 3.0 s6.15.12: "The memory_scope_work_item value
+     * for memory_scope can only be used with atomic_work_item_fence with
+     * flags set to CLK_IMAGE_MEM_FENCE"). */
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-        return answer_ulong(q, CL_DEVICE_ATOMIC_ORDER_RELAXED |
-                                   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+        return answer_ulong(q, ATOMIC_ORDERS | ATOMIC_SCOPES);
     case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-        return answer_ulong(q, CL_DEVICE_ATOMIC_ORDER_RELAXED |
-                                   CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                                   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+        return answer_ulong(q, ATOMIC_ORDERS | ATOMIC_SCOPES |
+                                   CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM);
 
     /* No image support: every image and sampler limit "must be 0" or is
      * only bounded "if CL_DEVICE_IMAGE_SUPPORT is CL_TRUE". */

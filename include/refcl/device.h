@@ -127,6 +127,13 @@ REFCL_OBJECT_LAYOUT(REFCL_DEVICE, struct _cl_device_id);
  */
 const char *refcl_device_clang_extensions(void);
 
+/**
+ * The `__opencl_c_*` features every refcl device reports that clang 15
+ * takes only as macros ("-D__opencl_c_atomic_scope_device=1", ...), for
+ * the clang driver, NULL-terminated; static.
+ */
+const char *const *refcl_device_clang_macros(void);
+
 /** True for a device the application did not create (refcount fixed). */
 static inline bool refcl_device_is_root(const struct _cl_device_id *device)
 {

@@ -154,7 +154,7 @@ static const struct query queries[] = {
     FIXED(CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, size_t),
     FIXED(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, cl_bool),
     FIXED(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, cl_bool),
-    ARRAY(CL_DEVICE_OPENCL_C_FEATURES, 2 * sizeof(cl_name_version)),
+    ARRAY(CL_DEVICE_OPENCL_C_FEATURES, 6 * sizeof(cl_name_version)),
     FIXED(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
           cl_device_device_enqueue_capabilities),
     FIXED(CL_DEVICE_PIPE_SUPPORT, cl_bool),
@@ -413,10 +413,17 @@ static void check_fixed_values(void)
         {CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, CL_FALSE},
         {CL_DEVICE_NUMERIC_VERSION, CL_MAKE_VERSION(3, 0, 0)},
         {CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
-         CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP},
+         CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+             CL_DEVICE_ATOMIC_ORDER_SEQ_CST |
+             CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+             CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+             CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES},
         {CL_DEVICE_ATOMIC_FENCE_CAPABILITIES,
          CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-             CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP},
+             CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
+             CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+             CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+             CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES},
         {CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, CL_TRUE},
         {CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, CL_FALSE},
         {CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_FALSE},
@@ -518,6 +525,10 @@ static void check_fixed_arrays(void)
     const cl_name_version features[] = {
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
+        {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
+        {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
+        {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
+        {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
     };
     size_t count = dma_buf_expected() ? 14 : 13;
     if (full_profile()) { /* without cles_khr_int64 */
@@ -527,7 +538,7 @@ static void check_fixed_arrays(void)
     }
     check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions, count);
     check_name_versions(CL_DEVICE_OPENCL_C_ALL_VERSIONS, c_versions, 4);
-    check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 2);
+    check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 6);
     const cl_name_version ils[] = {
         {CL_MAKE_VERSION(1, 0, 0), "SPIR-V"},
         {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
