@@ -67,6 +67,18 @@ bool isPrintfFunction(const llvm::Function *F);
  *  (printf.cpp); returns whether there was any. */
 bool lowerPrintf(llvm::Function *Run);
 
+/** The values of a nest's kernel that are the same in every work-item of
+ *  the group (uniform.cpp), among the instructions the nest has when this
+ *  is built: one made later is not. */
+class UniformValues {
+public:
+    explicit UniformValues(const Nest &N);
+    bool isUniform(const llvm::Value *V) const;
+
+private:
+    std::set<const llvm::Value *> Uniform;
+};
+
 /** Splits the nest's kernel at its barriers (there is one at least),
  *  keeps what lives across them per work-item, and gives each region its
  *  own copy of the nest (N's blocks are gone); returns the frame size. */
