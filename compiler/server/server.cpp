@@ -52,6 +52,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 
+#include "compile.h"
+
 namespace {
 
 constexpr int SocketFd = 3;
@@ -111,7 +113,10 @@ int runCC1(llvm::SmallVectorImpl<const char *> &Argv) {
   Clang->getCodeGenOpts().DisableFree = false;
   Clang->createDiagnostics();
   Buffer->FlushDiagnostics(Clang->getDiagnostics());
-  if (Ok)
+  if (Ok && refcl::usesKeptLibrary(*Clang))
+    Ok = !Clang->getDiagnostics().hasErrorOccurred() &&
+         refcl::compileWithLibrary(*Clang);
+  else if (Ok)
     Ok = clang::ExecuteCompilerInvocation(Clang.get());
   llvm::outs().flush();
   return Ok ? 0 : 1;
