@@ -34,8 +34,6 @@ bool readsConstantMemory(const LoadInst &L)
     return L.getPointerAddressSpace() == 2 && !L.isVolatile() && L.isUnordered();
 }
 
-} // namespace
-
 struct Divergence {
     const Nest &N;
     std::set<const Value *> Divergent;
@@ -60,7 +58,7 @@ struct Divergence {
             return !readsConstantMemory(*L);
         if (auto *Call = dyn_cast<CallBase>(&I))
             return !Call->doesNotAccessMemory() || Call->isConvergent();
-        return isa<PHINode>(I) && JoinBlocks.count(I.getParent());
+        return false; // a phi: markJoins says
     }
 
     void seed(Function &Run)
@@ -112,6 +110,8 @@ struct Divergence {
         }
     }
 };
+
+} // namespace
 
 UniformValues::UniformValues(const Nest &N)
 {
