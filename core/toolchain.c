@@ -25,14 +25,14 @@
 #ifndef REFCL_LD_DEFAULT
 #define REFCL_LD_DEFAULT ""
 #endif
-#ifndef REFCL_LIBC_DEFAULT
-#define REFCL_LIBC_DEFAULT ""
+#ifndef REFCL_LIBC_STUB
+#define REFCL_LIBC_STUB ""
 #endif
-#ifndef REFCL_LIBM_DEFAULT
-#define REFCL_LIBM_DEFAULT ""
+#ifndef REFCL_LIBM_STUB
+#define REFCL_LIBM_STUB ""
 #endif
-#ifndef REFCL_LIBMVEC_DEFAULT
-#define REFCL_LIBMVEC_DEFAULT ""
+#ifndef REFCL_LIBMVEC_STUB
+#define REFCL_LIBMVEC_STUB ""
 #endif
 #ifndef REFCL_LLVM_SPIRV_DEFAULT
 #define REFCL_LLVM_SPIRV_DEFAULT ""
@@ -48,6 +48,9 @@ static struct refcl_toolchain toolchain;
 static char plugin_path[PATH_MAX];
 static char builtins_path[PATH_MAX];
 static char server_path[PATH_MAX];
+static char libc_path[PATH_MAX];
+static char libm_path[PATH_MAX];
+static char libmvec_path[PATH_MAX];
 static char version[PATH_MAX + 64];
 static const struct refcl_toolchain *found;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -63,6 +66,17 @@ static bool part(char *path, const char *dir, const char *name)
 {
     int length = snprintf(path, PATH_MAX, "%s/%s", dir, name);
     return length > 0 && length < PATH_MAX && access(path, R_OK) == 0;
+}
+
+/* A C or math library to name to ld: @p variable's, or the link stub
+ * @p stub (compiler/link/) in @p dir; NULL if there is neither. */
+static const char *library(char *path, const char *variable, const char *dir,
+                           const char *stub)
+{
+    const char *value = getenv(variable);
+    if (value && *value)
+        return access(value, R_OK) == 0 ? value : NULL;
+    return stub[0] && part(path, dir, stub) ? path : NULL;
 }
 
 static bool program(const char *path)
@@ -83,18 +97,16 @@ static void find(void)
     toolchain.clang = setting("REFCL_CLANG", REFCL_CLANG_DEFAULT);
     toolchain.llvm_link = setting("REFCL_LLVM_LINK", REFCL_LLVM_LINK_DEFAULT);
     toolchain.ld = setting("REFCL_LD", REFCL_LD_DEFAULT);
-    toolchain.libc = setting("REFCL_LIBC", REFCL_LIBC_DEFAULT);
-    toolchain.libm = setting("REFCL_LIBM", REFCL_LIBM_DEFAULT);
-    toolchain.libmvec = setting("REFCL_LIBMVEC", REFCL_LIBMVEC_DEFAULT);
-    if (!toolchain.libmvec[0])
-        toolchain.libmvec = NULL;
+    toolchain.libc = library(libc_path, "REFCL_LIBC", dir, REFCL_LIBC_STUB);
+    toolchain.libm = library(libm_path, "REFCL_LIBM", dir, REFCL_LIBM_STUB);
+    toolchain.libmvec =
+        library(libmvec_path, "REFCL_LIBMVEC", dir, REFCL_LIBMVEC_STUB);
     toolchain.plugin = plugin_path;
     toolchain.builtins = builtins_path;
     toolchain.version = version;
     if (!program(toolchain.clang) || !program(toolchain.llvm_link) ||
-        !program(toolchain.ld) || access(toolchain.libc, R_OK) != 0 ||
-        access(toolchain.libm, R_OK) != 0 ||
-        (toolchain.libmvec && access(toolchain.libmvec, R_OK) != 0) ||
+        !program(toolchain.ld) || !toolchain.libc || !toolchain.libm ||
+        (REFCL_LIBMVEC_STUB[0] && !toolchain.libmvec) ||
         !part(plugin_path, dir, REFCL_PLUGIN_NAME) ||
         !part(builtins_path, dir, REFCL_BUILTINS_NAME))
         return;

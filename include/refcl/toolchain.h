@@ -36,9 +36,10 @@ struct refcl_toolchain {
     const char *clang;     /**< absolute path, executable */
     const char *llvm_link; /**< absolute path, executable */
     const char *ld;        /**< the linker clang would run; absolute */
-    const char *libc;      /**< the C and math libraries' shared objects, */
-    const char *libm;      /**< named to ld so --no-undefined holds */
-    const char *libmvec;   /**< glibc's vector math (x86-64), or NULL */
+    const char *libc;      /**< the C and math libraries as ld reads */
+    const char *libm;      /**< them (link stubs, compiler/link/), named */
+    const char *libmvec;   /**< so --no-undefined holds; libmvec: glibc's
+                                vector math (x86-64), or NULL */
     const char *server;    /**< refcl-compiler, the persistent compiler
                                 process; NULL where it is not installed
                                 or REFCL_COMPILER_SERVER=0 */
