@@ -9,10 +9,14 @@
 //
 // A value defined in one region and used in another, or an alloca, is
 // per work-item: it moves into the work-item's slot in group->frames.
+// Unless it is uniform (uniform.cpp): computed again where used when it is
+// a short expression of the group's fields and the arguments, else kept
+// once for the group.
 #include "pass.h"
 
 #include "refcl/kernel_abi.h"
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -23,12 +27,16 @@
 #include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
+#include <map>
+
 using namespace llvm;
 
 namespace refcl {
 namespace {
 
 constexpr uint32_t RegionReturn = UINT32_MAX;
+// The longest expression of uniform values computed again in a region.
+constexpr unsigned RecomputeDepth = 8;
 
 struct Frame {
     Nest &N;
@@ -47,12 +55,25 @@ struct Frame {
      *  bytes; frame_bytes * items bytes hold them all. */
     Value *slot(uint64_t Size, Align A)
     {
+        return B.CreateInBoundsGEP(B.getInt8Ty(), N.FrameBase,
+                                   B.CreateAdd(start(Size, A), B.CreateMul(N.Lin, B.getInt64(Size))));
+    }
+
+    /** The group's one slot of Size bytes (work-item 0's of a slot). */
+    Value *groupSlot(uint64_t Size, Align A)
+    {
+        return B.CreateInBoundsGEP(B.getInt8Ty(), N.FrameBase, start(Size, A));
+    }
+
+private:
+    // Where the next slot of Size bytes starts (Size is aligned to A).
+    Value *start(uint64_t &Size, Align A)
+    {
         Bytes = alignTo(Bytes, A);
         Size = alignTo(Size, A);
         Value *Start = B.CreateMul(N.Items, B.getInt64(Bytes));
-        Value *Offset = B.CreateAdd(Start, B.CreateMul(N.Lin, B.getInt64(Size)));
         Bytes += Size;
-        return B.CreateInBoundsGEP(B.getInt8Ty(), N.FrameBase, Offset);
+        return Start;
     }
 };
 
@@ -114,40 +135,6 @@ void moveAllocasToFrame(Frame &F, AllocaInst *Next)
     }
 }
 
-Instruction *useSite(const Use &U)
-{
-    auto *User = cast<Instruction>(U.getUser());
-    if (auto *Phi = dyn_cast<PHINode>(User))
-        return Phi->getIncomingBlock(U)->getTerminator();
-    return User;
-}
-
-// SSA values that no longer dominate a use (they were defined in an
-// earlier region) are stored in the frame where defined, loaded where used.
-void spillCrossRegionValues(Frame &F)
-{
-    DominatorTree DT(*F.N.Run);
-    std::vector<std::pair<Instruction *, std::vector<Use *>>> Spills;
-    for (Instruction &I : instructions(F.N.Run)) {
-        std::vector<Use *> Far;
-        for (Use &U : I.uses())
-            if (!DT.dominates(&I, U))
-                Far.push_back(&U);
-        if (!Far.empty())
-            Spills.push_back({&I, Far});
-    }
-    for (auto &[I, Uses] : Spills) {
-        Type *T = I->getType();
-        Value *Slot = F.slot(F.DL.getTypeAllocSize(T), F.DL.getABITypeAlign(T));
-        Instruction *At = I->getNextNode();
-        if (isa<PHINode>(I))
-            At = &*I->getParent()->getFirstInsertionPt();
-        new StoreInst(I, Slot, At);
-        for (Use *U : Uses)
-            U->set(new LoadInst(T, Slot, I->getName() + ".reload", useSite(*U)));
-    }
-}
-
 // The blocks of the region that starts at Entry: those it reaches before
 // a barrier or the return sends the work-item to the x latch.
 std::vector<BasicBlock *> regionBlocks(const Nest &N, BasicBlock *Entry)
@@ -159,6 +146,115 @@ std::vector<BasicBlock *> regionBlocks(const Nest &N, BasicBlock *Entry)
             if (Seen.insert(S).second)
                 Blocks.push_back(S);
     return Blocks;
+}
+
+Instruction *useSite(const Use &U)
+{
+    auto *User = cast<Instruction>(U.getUser());
+    if (auto *Phi = dyn_cast<PHINode>(User))
+        return Phi->getIncomingBlock(U)->getTerminator();
+    return User;
+}
+
+// Whether V can be computed again anywhere: an expression of at most
+// Depth instructions, without memory or effects, over constants and the
+// entry's values (arguments, the group's fields), so the same in every
+// work-item and every region.
+bool recomputable(const Value *V, const Nest &N, unsigned Depth)
+{
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || (I->getParent() == N.Entry && !isa<AllocaInst>(I)))
+        return true;
+    if (Depth == 0 || isa<PHINode>(I) || isa<CallBase>(I) || I->mayReadOrWriteMemory() ||
+        !isSafeToSpeculativelyExecute(I))
+        return false;
+    for (const Use &Op : I->operands())
+        if (!recomputable(Op.get(), N, Depth - 1))
+            return false;
+    return true;
+}
+
+Value *recompute(Value *V, Instruction *At, const Nest &N)
+{
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || I->getParent() == N.Entry)
+        return V;
+    Instruction *Copy = I->clone();
+    for (Use &Op : Copy->operands())
+        Op.set(recompute(Op.get(), At, N));
+    Copy->insertBefore(At);
+    Copy->setName(I->getName() + ".again");
+    return Copy;
+}
+
+// The regions (indices of Entries) each block belongs to.
+using RegionsOf = std::map<const BasicBlock *, std::set<unsigned>>;
+
+RegionsOf regionsOfBlocks(const Nest &N, const std::vector<BasicBlock *> &Entries)
+{
+    RegionsOf Out;
+    for (unsigned R = 0; R < Entries.size(); R++)
+        for (BasicBlock *BB : regionBlocks(N, Entries[R]))
+            Out[BB].insert(R);
+    return Out;
+}
+
+// A uniform value can be kept once for the group when no region both
+// defines and uses it: work-items run a region one after the other, so
+// the first one's store would otherwise reach the next one's load of the
+// value the region had before.
+bool keptOnce(const Instruction *I, const std::vector<Use *> &Uses, const RegionsOf &Regions)
+{
+    auto Defs = Regions.find(I->getParent());
+    if (Defs == Regions.end())
+        return false;
+    for (const Use *U : Uses) {
+        auto At = Regions.find(useSite(*U)->getParent());
+        if (At == Regions.end())
+            return false;
+        for (unsigned R : At->second)
+            if (Defs->second.count(R))
+                return false;
+    }
+    return true;
+}
+
+// SSA values that no longer dominate a use (they were defined in an
+// earlier region) are stored in the frame where defined, loaded where
+// used; uniform ones computed again or stored once for the group.
+void spillCrossRegionValues(Frame &F, const UniformValues &Uniform,
+                            const std::vector<BasicBlock *> &Entries)
+{
+    DominatorTree DT(*F.N.Run);
+    RegionsOf Regions = regionsOfBlocks(F.N, Entries);
+    std::vector<std::pair<Instruction *, std::vector<Use *>>> Spills;
+    for (Instruction &I : instructions(F.N.Run)) {
+        std::vector<Use *> Far;
+        for (Use &U : I.uses())
+            if (!DT.dominates(&I, U))
+                Far.push_back(&U);
+        if (!Far.empty())
+            Spills.push_back({&I, Far});
+    }
+    for (auto &[I, Uses] : Spills) {
+        bool IsUniform = Uniform.isUniform(I);
+        if (IsUniform && recomputable(I, F.N, RecomputeDepth)) {
+            for (Use *U : Uses)
+                U->set(recompute(I, useSite(*U), F.N));
+            continue;
+        }
+        Type *T = I->getType();
+        uint64_t Size = F.DL.getTypeAllocSize(T);
+        Value *Slot = IsUniform && keptOnce(I, Uses, Regions)
+                          ? F.groupSlot(Size, F.DL.getABITypeAlign(T))
+                          : F.slot(Size, F.DL.getABITypeAlign(T));
+        Instruction *At = I->getNextNode();
+        if (isa<PHINode>(I))
+            At = &*I->getParent()->getFirstInsertionPt();
+        new StoreInst(I, Slot, At);
+        for (Use *U : Uses)
+            U->set(new LoadInst(T, Slot, I->getName() + ".reload", useSite(*U)));
+    }
 }
 
 // A cloned block keeps only the phi entries of the edges its region has.
@@ -227,11 +323,12 @@ uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers)
     if (Return) // else the kernel never returns
         new StoreInst(ConstantInt::get(Next->getAllocatedType(), RegionReturn), Next,
                       Return->getTerminator());
+    UniformValues Uniform(N);
     std::vector<BasicBlock *> Entries = cutAtBarriers(N, Barriers, Next);
     dispatchRegions(N, Entries, Next);
     Frame F(N);
     moveAllocasToFrame(F, Next);
-    spillCrossRegionValues(F);
+    spillCrossRegionValues(F, Uniform, Entries);
     uint64_t Bytes = alignTo(F.Bytes, REFCL_ABI_ALIGN);
     loopPerRegion(N, Entries); // the nest's blocks are copies from here on
     return Bytes;

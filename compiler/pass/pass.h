@@ -71,6 +71,18 @@ bool lowerPrintf(llvm::Function *Run);
  *  divisor of 0, or -1 with the most negative dividend, divides by 1. */
 void guardDivisions(llvm::Module &M);
 
+/** The values of a nest's kernel that are the same in every work-item of
+ *  the group (uniform.cpp), among the instructions the nest has when this
+ *  is built: one made later is not. */
+class UniformValues {
+public:
+    explicit UniformValues(const Nest &N);
+    bool isUniform(const llvm::Value *V) const;
+
+private:
+    std::set<const llvm::Value *> Uniform;
+};
+
 /** Splits the nest's kernel at its barriers (there is one at least),
  *  keeps what lives across them per work-item, and gives each region its
  *  own copy of the nest (N's blocks are gone); returns the frame size. */

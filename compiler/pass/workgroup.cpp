@@ -13,6 +13,7 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
@@ -379,6 +380,34 @@ bool isSharedAccess(const Instruction &I)
     return true;
 }
 
+// OpenCL C's global (and constant) and local memory are disjoint (no
+// pointer converts between them): every access says so in scoped alias
+// metadata, so that a loop copying from one to the other (an async copy)
+// vectorizes without run-time checks, which LLVM cannot make across
+// address spaces. Private and generic accesses say nothing.
+void separateAddressSpaces(Function *Run)
+{
+    MDBuilder MDB(Run->getContext());
+    MDNode *Domain = MDB.createAnonymousAliasScopeDomain("refcl.memory");
+    MDNode *Global = MDB.createAnonymousAliasScope(Domain, "global");
+    MDNode *Local = MDB.createAnonymousAliasScope(Domain, "local");
+    MDNode *GlobalList = MDNode::get(Run->getContext(), {Global});
+    MDNode *LocalList = MDNode::get(Run->getContext(), {Local});
+    for (Instruction &I : instructions(Run)) {
+        Value *Ptr = getLoadStorePointerOperand(&I);
+        unsigned Space = Ptr ? Ptr->getType()->getPointerAddressSpace() : 0;
+        bool IsLocal = Space == 3, IsGlobal = Space == 1 || Space == 2;
+        if (!IsLocal && !IsGlobal)
+            continue;
+        I.setMetadata(LLVMContext::MD_alias_scope,
+                      MDNode::concatenate(I.getMetadata(LLVMContext::MD_alias_scope),
+                                          IsLocal ? LocalList : GlobalList));
+        I.setMetadata(LLVMContext::MD_noalias,
+                      MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias),
+                                          IsLocal ? GlobalList : LocalList));
+    }
+}
+
 } // namespace
 
 // Work-items are independent between barriers: the x loop gets
@@ -500,6 +529,7 @@ KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline)
     replaceWorkItemCalls(N);
     Info.LocalBytes = placeLocalVariables(N);
     promoteAllocas(N.Run);
+    separateAddressSpaces(N.Run);
     Info.UsesPrintf = lowerPrintf(N.Run);
     std::vector<CallInst *> Barriers = findBarriers(N.Run);
     Info.HasBarrier = !Barriers.empty();

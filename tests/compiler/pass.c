@@ -236,6 +236,67 @@ static void test_barriers(void)
     check_barriers("-O0");
 }
 
+/* uniform.cl's kernel @p name over 16 groups of 64 from offset 3 on 4
+ * threads (groups run at once), four uints per work-item in out. */
+enum { UNIFORM_GROUPS = 16, UNIFORM_ITEMS = 64 * UNIFORM_GROUPS };
+
+static void run_uniform(const struct pass_program *p, const char *name, uint32_t k,
+                        uint32_t *out)
+{
+    const struct refcl_abi_kernel *kernel = pass_kernel(p, name);
+    CHECK_EQ(kernel->has_barrier, 1);
+    struct pass_arg args[] = {ARG(out), ARG(k), LOCAL(64 * sizeof(uint32_t))};
+    struct pass_range r = range1(3, UNIFORM_ITEMS, 64);
+    memset(out, 0xff, UNIFORM_ITEMS * 4 * sizeof *out);
+    pass_run(kernel, args, &r, 4);
+}
+
+static int count_wrong4(const uint32_t *out, const uint32_t *want, const char *what)
+{
+    int wrong = 0;
+    for (int i = 0; i < UNIFORM_ITEMS * 4; i++)
+        if (out[i] != want[i] && wrong++ < 5)
+            fprintf(stderr, "%s: item %d value %d = %u, expected %u\n", what, i / 4, i % 4,
+                    out[i], want[i]);
+    return wrong;
+}
+
+static void check_uniform(const char *options)
+{
+    static const uint32_t table[4] = {11, 22, 33, 44};
+    static uint32_t out[UNIFORM_ITEMS * 4], want[UNIFORM_ITEMS * 4];
+    const uint32_t k = 1000, n = 64;
+    struct pass_program p;
+    pass_build(&p, "uniform", options);
+    run_uniform(&p, "uniform", k, out);
+    for (uint32_t i = 0; i < UNIFORM_ITEMS; i++) {
+        uint32_t g = i / n, l = i % n, t = table[g & 3], acc = 0;
+        uint32_t base = g * n * 5 + k + 3 + UNIFORM_GROUPS;
+        for (uint32_t s = n; s > 0; s /= 2)
+            acc += (l + 1) % n + s + s * 3 + g;
+        uint32_t *w = &want[i * 4];
+        w[0] = base + l, w[1] = t * l, w[2] = acc, w[3] = base * t;
+    }
+    CHECK_EQ(count_wrong4(out, want, "uniform"), 0);
+
+    run_uniform(&p, "divergent", k, out);
+    for (uint32_t i = 0; i < UNIFORM_ITEMS; i++) {
+        uint32_t g = i / n, l = i % n, *w = &want[i * 4];
+        w[0] = l & 1 ? g * 3 + k : g + k;
+        w[1] = l % 5 * n;
+        w[2] = g * 100 + n - 1 - l;
+        w[3] = g * 100;
+    }
+    CHECK_EQ(count_wrong4(out, want, "divergent"), 0);
+    pass_unload(&p);
+}
+
+static void test_uniform(void)
+{
+    check_uniform("");
+    check_uniform("-O0");
+}
+
 /* The pass on a module that comes from bitcode (clLinkProgram's input). */
 static void test_bitcode(void)
 {
@@ -480,7 +541,8 @@ int main(int argc, char **argv)
 {
     static const struct { const char *name; void (*run)(void); } cases[] = {
         {"saxpy", test_saxpy}, {"vectorized", test_vectorized}, {"ids", test_ids},
-        {"reduce", test_reduce}, {"barriers", test_barriers}, {"bitcode", test_bitcode}, {"local", test_local},
+        {"reduce", test_reduce}, {"barriers", test_barriers}, {"uniform", test_uniform},
+        {"bitcode", test_bitcode}, {"local", test_local},
         {"byval", test_byval}, {"vectors", test_vectors}, {"many-args", test_many},
         {"info", test_info}, {"bench", bench},
     };
