@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Faults in compiled kernels. A kernel that dereferences a bad pointer
- * raises SIGSEGV or SIGBUS on the thread that runs it, one that divides an
- * integer by zero (or the most negative by -1) SIGFPE: x86's idiv traps
- * where OpenCL C says "A divide by zero with integer types does not cause
- * an exception but will result in an unspecified value" (until the
- * compiler guards the division, such a kernel fails). refcl catches the
+ * raises SIGSEGV or SIGBUS on the thread that runs it; SIGFPE is caught
+ * too, though the work-group pass keeps integer division from trapping
+ * (compiler/pass/division.cpp). refcl catches the
  * signal there and ends the command with an error (kernel/ndrange.c)
  * rather than let the application die. The handler is process-wide and
  * installed at the first run of a compiled kernel: for a fault on a thread

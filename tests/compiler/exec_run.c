@@ -9,6 +9,8 @@
  * pointer, and an integer division by zero, which traps on x86), and a
  * kernel on a sub-device running on that sub-device's units.
  */
+#include <limits.h>
+
 #include "exec.h"
 #include "CL/cl_ext_refcl.h"
 
@@ -75,9 +77,15 @@ static const char source[] =
     "{\n"
     "    p[get_global_id(0)] = v;\n"
     "}\n"
-    "kernel void divide(global int *p, int v)\n"
+    "kernel void divide(global const int *a, global const int *b,\n"
+    "                   global int *q, global long *lq)\n"
     "{\n"
-    "    p[get_global_id(0)] = 84 / v;\n"
+    "    size_t i = get_global_id(0);\n"
+    "    q[2 * i] = a[i] / b[i];\n"
+    "    q[2 * i + 1] = a[i] % b[i];\n"
+    "    long la = a[i] == INT_MIN ? LONG_MIN : a[i];\n"
+    "    lq[2 * i] = la / b[i];\n"
+    "    lq[2 * i + 1] = la % b[i];\n"
     "}\n";
 
 /* Where each work-item runs: libc's sched_getcpu, which the executable
@@ -303,6 +311,54 @@ static void check_fault(const char *name, bool null, cl_int bad, cl_int good)
     CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
 }
 
+/* "A divide by zero with integer types does not cause an exception but
+ * will result in an unspecified value" (OpenCL C 3.0, 6.15.1), nor does
+ * the most negative value divided by -1 (x86's idiv traps on both): the
+ * command completes, and every defined quotient and remainder, int and
+ * long, is C's. */
+static void check_division(void)
+{
+    enum { N = 8 };
+    static const cl_int a[N] = {7, INT_MIN, 5, -9, INT_MIN, 100, 3, 0};
+    static const cl_int b[N] = {2, -1, 0, 0, 1, -7, -1, 0};
+    cl_int q[2 * N];
+    cl_long lq[2 * N];
+    cl_kernel k = exec_kernel(program, "divide");
+    cl_mem args[4] = {exec_buffer(sizeof(a), a), exec_buffer(sizeof(b), b),
+                      exec_buffer(sizeof(q), NULL),
+                      exec_buffer(sizeof(lq), NULL)};
+    for (cl_uint i = 0; i < 4; i++)
+        CHECK_EQ(clSetKernelArg(k, i, sizeof(cl_mem), &args[i]), CL_SUCCESS);
+    const size_t global = N;
+    cl_event event = NULL;
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0,
+                                    NULL, &event),
+             CL_SUCCESS);
+    CHECK_EQ(clWaitForEvents(1, &event), CL_SUCCESS);
+    cl_int status = 1;
+    CHECK_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                            sizeof(status), &status, NULL),
+             CL_SUCCESS);
+    CHECK_EQ(status, CL_COMPLETE);
+    exec_read(args[2], sizeof(q), q);
+    exec_read(args[3], sizeof(lq), lq);
+    for (int i = 0; i < N; i++) {
+        cl_long la = a[i] == INT_MIN ? LLONG_MIN : a[i];
+        if (b[i] != 0 && !(b[i] == -1 && a[i] == INT_MIN)) {
+            CHECK_EQ(q[2 * i], a[i] / b[i]);
+            CHECK_EQ(q[2 * i + 1], a[i] % b[i]);
+        }
+        if (b[i] != 0 && !(b[i] == -1 && la == LLONG_MIN)) {
+            CHECK_EQ(lq[2 * i], la / b[i]);
+            CHECK_EQ(lq[2 * i + 1], la % b[i]);
+        }
+    }
+    CHECK_EQ(clReleaseEvent(event), CL_SUCCESS);
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ(clReleaseMemObject(args[i]), CL_SUCCESS);
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+}
+
 /* Every work-item of `where` on @p q ran on @p unit. */
 static void where_check(cl_context c, cl_command_queue q, cl_program p,
                         const char *text, cl_uint unit)
@@ -377,7 +433,7 @@ int main(void)
     check_reduce();
     check_local();
     check_fault("poke", true, 42, 42);  /* a write through NULL */
-    check_fault("divide", false, 0, 2); /* 84 / 0 */
+    check_division();
     check_sub_device();
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     exec_teardown();
