@@ -110,13 +110,5 @@ static void check_contention(cl_program program)
 
 int main(void)
 {
-    exec_setup();
-    cl_program program = exec_build(source, "");
-    if (program) {
-        check_once(program);
-        check_contention(program);
-        CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
-    }
-    exec_teardown();
-    return TEST_RESULT();
+    return exec_atomics_test(source, "", check_once, check_contention);
 }

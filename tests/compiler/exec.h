@@ -65,6 +65,23 @@ static inline cl_program exec_build(const char *source, const char *options)
     return exec_build_in(context, source, options);
 }
 
+/* A test's whole run: @p source built with @p options, then @p once and
+ * @p contention on it (the atomics tests' two checks). */
+static inline int exec_atomics_test(const char *source, const char *options,
+                                    void (*once)(cl_program),
+                                    void (*contention)(cl_program))
+{
+    exec_setup();
+    cl_program program = exec_build(source, options);
+    if (program) {
+        once(program);
+        contention(program);
+        CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+    }
+    exec_teardown();
+    return TEST_RESULT();
+}
+
 /** Kernel @p name of @p program, which must be made. */
 static inline cl_kernel exec_kernel(cl_program program, const char *name)
 {
