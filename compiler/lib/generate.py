@@ -470,6 +470,7 @@ def integer_type(out, t, n):
     text += func(T, "mul_hi", x2, ret(mul_hi(t, n)))
     text += func(T, "mad_hi", [(T, "a"), (T, "b"), (T, "c")],
                  ret("mul_hi(a, b) + c"))
+    text += func(T, "mad_sat", [(T, "a"), (T, "b"), (T, "c")], mad_sat(t, n))
     # Shifts of unsigned values; counts taken modulo the width.
     text += func(T, "rotate", [(T, "v"), (T, "i")],
                  f"{U} m = ({U})({bits - 1}), u = {cast(u, 'v', n)}, "
@@ -504,6 +505,23 @@ def mul_hi(t, n):
     wide = "__int128" if t == "long" else "unsigned __int128"
     return split(lambda a, b: f"({t})(((({wide}){a}) * {b}) >> 64)",
                  "mul_hi", ["x", "y"], n, t)
+
+
+def mad_sat(t, n):
+    """a * b + c exactly, in a type twice as wide, then saturated: with
+    convert_<t>_sat below 64 bits, in __int128 per element at 64."""
+    bits = BITS[t]
+    if bits < 64:
+        W = vec((SINT if t in SIGNED else UINT)[bits * 2], n)
+        return ret(f"convert_{vec(t, n)}_sat(convert_{W}(a) * convert_{W}(b) "
+                   f"+ convert_{W}(c))")
+    if n > 1:
+        return ret(split(None, "mad_sat", ["a", "b", "c"], n, t))
+    if t in SIGNED:
+        return ("__int128 s = (__int128)a * b + c; "
+                + ret("s > LONG_MAX ? LONG_MAX : s < LONG_MIN ? LONG_MIN : (long)s"))
+    return ("unsigned __int128 s = (unsigned __int128)a * b + c; "
+            + ret("s > ULONG_MAX ? ULONG_MAX : (ulong)s"))
 
 
 def clz(t, a):

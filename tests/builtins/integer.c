@@ -136,6 +136,14 @@ static __int128 reference(const char *f, const struct type *t, __int128 a,
                                           (unsigned __int128)b) >> n);
         return f[1] == 'u' ? high : high + c;
     }
+    if (!strcmp(f, "mad_sat")) {
+        /* Unsigned 64-bit products and sums fit unsigned 128 bits. */
+        if (t->is_signed)
+            return saturate(t, a * b + c);
+        unsigned __int128 s = (unsigned __int128)a * (unsigned __int128)b +
+                              (unsigned __int128)c;
+        return s > (unsigned __int128)highest(t) ? highest(t) : (__int128)s;
+    }
     if (!strcmp(f, "rotate")) {
         int s = (int)(bits_of(t, b) % n);
         return (__int128)((ua << s | ua >> (n - s)) &
@@ -215,7 +223,8 @@ static void check_integers(void)
 {
     static const char *functions[] = {
         "abs",   "abs_diff", "add_sat", "sub_sat", "hadd",     "rhadd",
-        "min",   "max",      "clamp",   "mul_hi",  "mad_hi",   "rotate",
+        "min",   "max",      "clamp",   "mul_hi",  "mad_hi",   "mad_sat",
+        "rotate",
         "clz",   "ctz",      "popcount", "bitselect", "select"};
     static int64_t a[COUNT], b[COUNT], c[COUNT];
     for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {

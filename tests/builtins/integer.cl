@@ -18,7 +18,8 @@
     ALL(abs, T, abs(a)) ALL(abs_diff, T, abs_diff(a, b)) ALL(add_sat, T, add_sat(a, b)) \
     ALL(sub_sat, T, sub_sat(a, b)) ALL(hadd, T, hadd(a, b)) ALL(rhadd, T, rhadd(a, b)) \
     ALL(min, T, min(a, b)) ALL(max, T, max(a, b)) ALL(clamp, T, clamp(a, min(b, c), max(b, c))) \
-    ALL(mul_hi, T, mul_hi(a, b)) ALL(mad_hi, T, mad_hi(a, b, c)) ALL(rotate, T, rotate(a, b)) \
+    ALL(mul_hi, T, mul_hi(a, b)) ALL(mad_hi, T, mad_hi(a, b, c)) ALL(mad_sat, T, mad_sat(a, b, c)) \
+    ALL(rotate, T, rotate(a, b)) \
     ALL(clz, T, clz(a)) ALL(ctz, T, ctz(a)) ALL(popcount, T, popcount(a)) \
     ALL(bitselect, T, bitselect(a, b, c)) ALL(select, T, select(a, b, c))
 INTEGER(char) INTEGER(uchar) INTEGER(short) INTEGER(ushort)
