@@ -128,9 +128,10 @@ REFCL_OBJECT_LAYOUT(REFCL_DEVICE, struct _cl_device_id);
 const char *refcl_device_clang_extensions(void);
 
 /**
- * The `__opencl_c_*` features every refcl device reports that clang 15
- * takes only as macros ("-D__opencl_c_atomic_scope_device=1", ...), for
- * the clang driver, NULL-terminated; static.
+ * The macros clang 15 needs from the driver for every refcl device: the
+ * `__opencl_c_*` features it takes only as macros
+ * ("-D__opencl_c_atomic_scope_device=1", ...) and the device's
+ * `__OPENCL_VERSION__`; NULL-terminated; static.
  */
 const char *const *refcl_device_clang_macros(void);
 

@@ -23,7 +23,14 @@ static cl_device_id device;
 static cl_device_id subs[2];
 static cl_context context; /* device and subs[0] */
 
+/* Every build checks the macros the device defines whatever -cl-std says
+ * (OpenCL C 3.0 s6.12): "__OPENCL_VERSION__ ... will substitute the
+ * integer 300" (clang leaves it to refcl), "__ENDIAN_LITTLE__ ... an
+ * integer constant of 1 if the device is little endian". */
 static const char saxpy[] =
+    "#if __OPENCL_VERSION__ != 300 || __ENDIAN_LITTLE__ != 1\n"
+    "#error device macros\n"
+    "#endif\n"
     "kernel void saxpy(global float *y, global const float *x, float a)\n"
     "{ size_t i = get_global_id(0); y[i] += a * x[i]; }\n"
     "kernel void nothing(void) {}\n";
@@ -405,7 +412,7 @@ static void *build_in_thread(void *program)
  * clang runs for a tenth of a second at least. */
 static void check_in_progress(void)
 {
-    char source[200];
+    char source[sizeof(saxpy) + 64];
     snprintf(source, sizeof(source), "/* %ld %ld */\n%s", (long)getpid(),
              (long)time(NULL), saxpy);
     cl_program program = from_source(source);
