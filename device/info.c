@@ -203,8 +203,8 @@ static const cl_name_version opencl_c_features[] = {
 /* The macros clang 15 leaves to the driver: the features it takes only as
  * macros (-cl-ext knows the orders but not the scopes, which
  * opencl-c-base.h defines itself for SPIR only), and __OPENCL_VERSION__,
- * which it defines only for targets that declare an OpenCL version (not
- * x86-64 or aarch64). OpenCL C 3.0 s6.12: "__OPENCL_VERSION__ substitutes
+ * the device's version, which clang 15 does not define for any target.
+ * OpenCL C 3.0 s6.12: "__OPENCL_VERSION__ substitutes
  * an integer reflecting the version number of the OpenCL supported by the
  * OpenCL device. The version of OpenCL described in this document will
  * have __OPENCL_VERSION__ substitute the integer 300." */
