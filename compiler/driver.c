@@ -197,14 +197,16 @@ static char **tool_environment(char *cpu)
     return env;
 }
 
-/* Whether @p argv can run in the persistent compiler: clang or llvm-link,
- * and no -mllvm (which sets process-wide LLVM options that would outlive
- * the job in a server: such jobs run in a process of their own). */
+/* Whether @p argv can run in the persistent compiler: clang, llvm-link
+ * or (where lld is built into it) ld, and no -mllvm (which sets
+ * process-wide LLVM options that would outlive the job in a server: such
+ * jobs run in a process of their own). */
 static bool servable(char *const argv[])
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
-    if (!tc->server ||
-        (strcmp(argv[0], tc->clang) && strcmp(argv[0], tc->llvm_link)))
+    bool linker = tc->server_links && !strcmp(argv[0], tc->ld);
+    if (!tc->server || (strcmp(argv[0], tc->clang) &&
+                        strcmp(argv[0], tc->llvm_link) && !linker))
         return false;
     for (size_t i = 1; argv[i]; i++)
         if (strstr(argv[i], "-mllvm"))

@@ -40,6 +40,9 @@
 #ifndef REFCL_COMPILER_DIR_DEFAULT
 #define REFCL_COMPILER_DIR_DEFAULT ""
 #endif
+#ifndef REFCL_SERVER_LINKS_DEFAULT
+#define REFCL_SERVER_LINKS_DEFAULT 0
+#endif
 #ifndef REFCL_LLVM_MAJOR
 #define REFCL_LLVM_MAJOR 0
 #endif
@@ -116,6 +119,7 @@ static void find(void)
     bool serve = !(server && !strcmp(server, "0"));
     toolchain.server = serve && part(server_path, dir, REFCL_SERVER_NAME) &&
                        program(server_path) ? server_path : NULL;
+    toolchain.server_links = toolchain.server && REFCL_SERVER_LINKS_DEFAULT;
     snprintf(version, sizeof(version), "refcl %s, LLVM %d, %s",
              REFCL_VERSION_STRING, REFCL_LLVM_MAJOR, toolchain.clang);
     found = &toolchain;

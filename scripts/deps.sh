@@ -9,8 +9,10 @@ packages=(
     dpkg-dev debhelper lintian
     # The OpenCL C compiler (docs/compiler.md): LLVM 15, as Debian 12 ships
     # it; python3 generates the builtin library; llvm-spirv-15 reads SPIR-V
-    # (clCreateProgramWithIL).
-    clang-15 llvm-15 llvm-15-dev libclang-15-dev python3 llvm-spirv-15
+    # (clCreateProgramWithIL); lld's libraries link programs inside the
+    # compiler process.
+    clang-15 llvm-15 llvm-15-dev libclang-15-dev liblld-15-dev zlib1g-dev
+    python3 llvm-spirv-15
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -3,9 +3,10 @@
  * refcl-compiler: the persistent compiler process (docs/compiler.md,
  * "Build speed"). librefcl spawns it at the first build that needs it and
  * keeps it; each job is the very argv compiler/driver.c would run as a
- * subprocess (clang or llvm-link), and runs here in-process, so that a job
- * costs the compile, not LLVM's start-up (~100 ms of relocations and static
- * initialisers per clang process).
+ * subprocess (clang, llvm-link, and ld where lld is built in: link.h), and
+ * runs here in-process, so that a job costs the compile, not LLVM's
+ * start-up (~100 ms of relocations and static initialisers per clang
+ * process).
  *
  * Protocol on fd 3 (a socket; librefcl's core/server.c):
  *   request: u32 count, then count strings as u32 length + bytes: the job's
@@ -53,6 +54,7 @@
 #include "llvm/Transforms/IPO/Internalize.h"
 
 #include "compile.h"
+#include "link.h"
 
 namespace {
 
@@ -231,6 +233,20 @@ int runLink(const std::vector<const char *> &Argv) {
   return Out.has_error() ? 1 : 0;
 }
 
+/* The job's tool: llvm-link, ld (where lld is built in) or clang;
+ * @p Trusted false if the process should take no more jobs after it. */
+int runTool(const std::vector<const char *> &Argv, bool &Trusted) {
+  llvm::StringRef Name = llvm::sys::path::filename(Argv[0]);
+  if (Name.contains("llvm-link"))
+    return runLink(Argv);
+#ifdef REFCL_SERVER_LINKS
+  if (refcl::isLinker(Name))
+    return refcl::runLinker(Argv, Trusted);
+#endif
+  (void)Trusted;
+  return runClang(Argv);
+}
+
 /* Points stdout and stderr at @p Path (a job's log), or /dev/null. */
 void redirectOutput(const char *Path) {
   int Fd = Path ? open(Path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600)
@@ -242,15 +258,14 @@ void redirectOutput(const char *Path) {
   close(Fd);
 }
 
-int runJob(const std::vector<std::string> &Strings) {
+int runJob(const std::vector<std::string> &Strings, bool &Trusted) {
   if (chdir(Strings[0].c_str()) != 0)
     return 1;
   redirectOutput(LogName);
   std::vector<const char *> Argv;
   for (size_t I = 1; I < Strings.size(); I++)
     Argv.push_back(Strings[I].c_str());
-  bool Link = llvm::sys::path::filename(Argv[0]).contains("llvm-link");
-  int Status = Link ? runLink(Argv) : runClang(Argv);
+  int Status = runTool(Argv, Trusted);
   llvm::outs().flush();
   llvm::errs().flush();
   /* Idle, the server holds neither the log nor the directory. */
@@ -268,8 +283,15 @@ int main() {
   llvm::InitializeNativeTargetAsmParser();
   redirectOutput(nullptr);
   std::vector<std::string> Strings;
-  while (readRequest(Strings))
-    if (!answer(runJob(Strings)))
+  /* A job that leaves the process untrusted ends it, unanswered: librefcl
+   * fails that job ("died"), reaps the server and spawns another. */
+  bool Trusted = true;
+  while (readRequest(Strings)) {
+    int Status = runJob(Strings, Trusted);
+    if (!Trusted)
+      return 1;
+    if (!answer(Status))
       break;
+  }
   return 0;
 }

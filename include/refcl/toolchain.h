@@ -18,7 +18,7 @@
  *   REFCL_CLANG, REFCL_LLVM_LINK, REFCL_LD  the programs;
  *   REFCL_LIBC, REFCL_LIBM, REFCL_LIBMVEC  the C libraries ld links programs with;
  *   REFCL_COMPILER_SERVER=0  no persistent compiler process: every job
- *                          runs clang and llvm-link as subprocesses;
+ *                          runs clang, llvm-link and ld as subprocesses;
  *   REFCL_LLVM_SPIRV       the SPIR-V translator (optional: without it,
  *                          no clCreateProgramWithIL).
  */
@@ -43,6 +43,8 @@ struct refcl_toolchain {
     const char *server;    /**< refcl-compiler, the persistent compiler
                                 process; NULL where it is not installed
                                 or REFCL_COMPILER_SERVER=0 */
+    bool server_links;     /**< the server links programs itself (lld
+                                built in): ld's jobs go to it too */
     const char *plugin;    /**< the work-group pass plugin */
     const char *builtins;  /**< the builtin library, LLVM bitcode */
     const char *llvm_spirv; /**< absolute path, executable; NULL where the

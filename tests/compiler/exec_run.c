@@ -271,6 +271,24 @@ static void check_local(void)
 /* @p name(p, v): with @p p NULL or not (@p null) and @p bad, its event ends
  * with an error status and the application lives on; then with a buffer
  * and @p good the queue runs it, every item writing 42. */
+/* Runs @p k over @p global work-items and waits: clWaitForEvents must
+ * return @p wait_code and the command end with @p status. */
+static void run_expecting(cl_kernel k, size_t global, cl_int wait_code,
+                          cl_int status)
+{
+    cl_event event = NULL;
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0,
+                                    NULL, &event),
+             CL_SUCCESS);
+    CHECK_EQ(clWaitForEvents(1, &event), wait_code);
+    cl_int ended = 1;
+    CHECK_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                            sizeof(ended), &ended, NULL),
+             CL_SUCCESS);
+    CHECK_EQ(ended, status);
+    CHECK_EQ(clReleaseEvent(event), CL_SUCCESS);
+}
+
 static void check_fault(const char *name, bool null, cl_int bad, cl_int good)
 {
     if (exec_under_valgrind()) {
@@ -285,17 +303,8 @@ static void check_fault(const char *name, bool null, cl_int bad, cl_int good)
     const cl_mem p = null ? NULL : b;
     CHECK_EQ(clSetKernelArg(k, 0, sizeof(p), &p), CL_SUCCESS);
     CHECK_EQ(clSetKernelArg(k, 1, sizeof(bad), &bad), CL_SUCCESS);
-    cl_event event = NULL;
-    CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0,
-                                    NULL, &event),
-             CL_SUCCESS);
-    CHECK_EQ(clWaitForEvents(1, &event), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-    cl_int status = 0;
-    CHECK_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-                            sizeof(status), &status, NULL),
-             CL_SUCCESS);
-    CHECK_EQ(status, CL_OUT_OF_RESOURCES);
-    CHECK_EQ(clReleaseEvent(event), CL_SUCCESS);
+    run_expecting(k, global, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+                  CL_OUT_OF_RESOURCES);
 
     CHECK_EQ(clSetKernelArg(k, 0, sizeof(b), &b), CL_SUCCESS);
     CHECK_EQ(clSetKernelArg(k, 1, sizeof(good), &good), CL_SUCCESS);
@@ -329,17 +338,7 @@ static void check_division(void)
                       exec_buffer(sizeof(lq), NULL)};
     for (cl_uint i = 0; i < 4; i++)
         CHECK_EQ(clSetKernelArg(k, i, sizeof(cl_mem), &args[i]), CL_SUCCESS);
-    const size_t global = N;
-    cl_event event = NULL;
-    CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0,
-                                    NULL, &event),
-             CL_SUCCESS);
-    CHECK_EQ(clWaitForEvents(1, &event), CL_SUCCESS);
-    cl_int status = 1;
-    CHECK_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-                            sizeof(status), &status, NULL),
-             CL_SUCCESS);
-    CHECK_EQ(status, CL_COMPLETE);
+    run_expecting(k, N, CL_SUCCESS, CL_COMPLETE);
     exec_read(args[2], sizeof(q), q);
     exec_read(args[3], sizeof(lq), lq);
     for (int i = 0; i < N; i++) {
@@ -353,7 +352,6 @@ static void check_division(void)
             CHECK_EQ(lq[2 * i + 1], la % b[i]);
         }
     }
-    CHECK_EQ(clReleaseEvent(event), CL_SUCCESS);
     for (int i = 0; i < 4; i++)
         CHECK_EQ(clReleaseMemObject(args[i]), CL_SUCCESS);
     CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
