@@ -180,19 +180,20 @@ int main(void)
         {"int4", 4, 4, false},  {"long2", 8, 2, false},
         {"float16", 4, 16, true}, {"double8", 8, 8, true}};
     exec_setup();
-    /* Smaller than the 12 work-items, equal, twice, 3 or 4 each; in the
-     * non-uniform range 5 to 16 for groups of 4 to 12. */
-    static const unsigned counts[] = {5, 12, 24, MAX_COUNT}, small[] = {5, 12, 16};
+    /* Counts smaller than the 12 work-items, equal, not a multiple (3 or
+     * 4 each) in 2-D; twice in 3-D; in the non-uniform range, groups of 4
+     * to 12 with 5 (smaller than most) and 12 (1 to 3 each). */
+    static const struct {
+        unsigned count;
+        size_t launch;
+    } runs[] = {{5, 0}, {12, 0}, {MAX_COUNT, 0}, {24, 1}, {5, 2}, {12, 2}};
     /* OpenCL C 3.0: a range need not be a multiple of the group. */
     cl_program program = exec_build(source, "-cl-std=CL3.0");
     if (program) {
-        for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
-            for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
-                for (size_t n = 0; n < 2; n++)
-                    run(&types[t], program, counts[c], &launches[n]);
-            for (size_t c = 0; c < sizeof(small) / sizeof(small[0]); c++)
-                run(&types[t], program, small[c], &launches[2]);
-        }
+        for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++)
+            for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++)
+                run(&types[t], program, runs[r].count,
+                    &launches[runs[r].launch]);
         CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     }
     exec_teardown();
