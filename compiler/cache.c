@@ -6,8 +6,9 @@
  * everything that changes the result: the step, the source, the headers or
  * the objects, clang's arguments, the extension list, the target and CPU, the
  * kernel ABI, the toolchain's version and the size and mtime of clang,
- * llvm-link, the plugin, the builtin library and librefcl itself (whose
- * driver sets the rest of clang's arguments). Files the source included
+ * llvm-link, the plugin, the builtin library, the compiler server, ld and
+ * the libraries it links with, and librefcl itself (whose driver sets the
+ * rest of clang's arguments). Files the source included
  * from outside the build directory (-I, clang's own headers; clang's -MD
  * names them) are listed in the entry with a hash of their contents, and
  * re-checked on every hit: a changed header is a miss.
@@ -77,7 +78,7 @@ static struct hasher hasher_new(void)
 static void hash_file_identity(struct hasher *h, const char *path)
 {
     struct stat st;
-    if (stat(path, &st) != 0)
+    if (!path || stat(path, &st) != 0)
         memset(&st, 0, sizeof(st));
     hash_string(h, path);
     hash_u64(h, (uint64_t)st.st_size);
@@ -135,6 +136,13 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
     hash_file_identity(&h, tc->llvm_link);
     hash_file_identity(&h, tc->plugin);
     hash_file_identity(&h, tc->builtins);
+    /* The server runs the jobs its own way (the library kept parsed, lld
+     * linking): its builds are its own entries. */
+    hash_file_identity(&h, tc->server);
+    hash_file_identity(&h, tc->ld);
+    hash_file_identity(&h, tc->libc);
+    hash_file_identity(&h, tc->libm);
+    hash_file_identity(&h, tc->libmvec);
     hash_own_library(&h);
     hash_u64(&h, job->step);
     const struct refcl_compiler_options *o = job->options;

@@ -9,9 +9,13 @@
 #include "clang/CodeGen/ModuleBuilder.h"
 #include "clang/FrontendTool/Utils.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 
@@ -157,6 +161,32 @@ bool compileWithLibrary(clang::CompilerInstance &Clang) {
   CodeGen.DisableLLVMPasses = DisabledPasses;
   return M && linkLibrary(*M, Library, Front.defaults()) &&
          emitObject(Clang, *M);
+}
+
+bool linkKeptLibrary(const std::string &Input, const std::string &LibraryPath,
+                     const std::string &Output) {
+  BuiltinLibrary &Library = keptLibrary();
+  llvm::LLVMContext *Context = Library.prepare(LibraryPath);
+  if (!Context)
+    return false;
+  llvm::SMDiagnostic Error;
+  std::unique_ptr<llvm::Module> M = llvm::parseIRFile(Input, Error, *Context);
+  if (!M) {
+    Error.print("llvm-link", llvm::errs());
+    return false;
+  }
+  /* llvm-link adds no attributes to what it links. */
+  if (llvm::verifyModule(*M, &llvm::errs()) ||
+      !linkLibrary(*M, Library, llvm::AttrBuilder(*Context)))
+    return false;
+  std::error_code Failed;
+  llvm::raw_fd_ostream Out(Output, Failed, llvm::sys::fs::OF_None);
+  if (Failed) {
+    llvm::errs() << "llvm-link: " << Output << ": " << Failed.message() << "\n";
+    return false;
+  }
+  llvm::WriteBitcodeToFile(*M, Out);
+  return !Out.has_error();
 }
 
 } // namespace refcl

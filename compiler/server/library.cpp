@@ -204,6 +204,12 @@ BuiltinLibrary::extract(const llvm::Module &Job,
     Map[GV] = declare(*Out, GV);
   for (llvm::GlobalValue *GV : Needed)
     define(GV, Map);
+  /* CloneFunctionInto lists the compile units of what it copies, none
+   * here: an empty llvm.dbg.cu reads back as malformed debug info (a
+   * warning in clLinkProgram's log). */
+  if (llvm::NamedMDNode *Units = Out->getNamedMetadata("llvm.dbg.cu"))
+    if (Units->getNumOperands() == 0)
+      Out->eraseNamedMetadata(Units);
   /* As clang's -mlink-builtin-bitcode: the library's functions take the
    * job's options (-cl-denorms-are-zero, -cl-fast-relaxed-math...). */
   for (llvm::Function &F : *Out)

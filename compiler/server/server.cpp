@@ -216,6 +216,12 @@ int runLink(const std::vector<const char *> &Argv) {
     llvm::errs() << "refcl-compiler: llvm-link arguments it does not know\n";
     return 1;
   }
+  /* One module and the builtin library, only what it needs, internalized:
+   * driver.c's only job of this form. */
+  if (Job.OnlyNeeded && Job.Internalize && Job.Inputs.size() == 2)
+    return refcl::linkKeptLibrary(Job.Inputs[0], Job.Inputs[1], Job.Output)
+               ? 0
+               : 1;
   llvm::LLVMContext Context;
   auto Composite = std::make_unique<llvm::Module>("llvm-link", Context);
   llvm::Linker L(*Composite);

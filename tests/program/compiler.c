@@ -267,7 +267,7 @@ static void check_compile_link(void)
                                     "int scale(int x) { return SCALE * x; }\n");
     cl_program kernel = from_source("int scale(int x);\n"
                                     "kernel void k(global int *p)\n"
-                                    "{ p[0] = scale(p[0]); }\n");
+                                    "{ p[0] = scale(rotate(p[0], 0)); }\n");
     const char *names[] = {"inc/scale.h"};
     CHECK_EQ(clCompileProgram(helper, 0, NULL, NULL, 1, &header, names,
                               NULL, NULL), CL_SUCCESS);
@@ -309,6 +309,10 @@ static void check_compile_link(void)
     check_record(exe, subs[0], CL_BUILD_SUCCESS, link_options,
                  CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     check_names(exe, "k", 1);
+    /* A clean link says nothing (the builtins it took, rotate, included). */
+    log = build_string(exe, subs[0], CL_PROGRAM_BUILD_LOG);
+    CHECK_EQ(strlen(log), 0);
+    free(log);
     /* CL_INVALID_OPERATION "if program was not created with
      * clCreateProgramWithSource, clCreateProgramWithIL or
      * clCreateProgramWithBinary"; "if program has no source or IL". */
