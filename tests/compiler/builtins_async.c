@@ -2,12 +2,16 @@
 /*
  * builtins/async: async_work_group_copy, async_work_group_strided_copy,
  * wait_group_events and prefetch of refcl-builtins.bc in kernels run by the
- * runtime (the copies are collective: every work-item of a 2-D group calls
+ * runtime (the copies are collective: every work-item of a group calls
  * them and waits). For scalar and vector types, including a 3-vector
  * (stored as 4 elements): a strided read of global memory into __local, a
  * rewrite of the tile by other work-items than those that copied it, a
  * contiguous copy out; then a contiguous read and a strided write. Counts
- * smaller and larger than the group, checked against host C.
+ * smaller than the group, equal to it, twice it and not a multiple of it
+ * (the library shares a copy of at least the group's size between the
+ * work-items and gives the rest to the first), in 2-D and 3-D groups and
+ * in a range whose last groups are smaller (OpenCL C 3.0), checked
+ * against host C.
  */
 #include <stdint.h>
 
@@ -29,9 +33,11 @@ static const char source[] =
     "kernel void async_##T(global const T *in, global T *out1, global T *out2, \\\n"
     "                      local T *tile, uint count) \\\n"
     "{ \\\n"
-    "    size_t g = get_group_id(0) + get_num_groups(0) * get_group_id(1); \\\n"
-    "    size_t l = get_local_id(0) + get_local_size(0) * get_local_id(1); \\\n"
-    "    size_t items = get_local_size(0) * get_local_size(1); \\\n"
+    "    size_t g = get_group_id(0) + get_num_groups(0) * \\\n"
+    "        (get_group_id(1) + get_num_groups(1) * get_group_id(2)); \\\n"
+    "    size_t l = get_local_id(0) + get_local_size(0) * \\\n"
+    "        (get_local_id(1) + get_local_size(1) * get_local_id(2)); \\\n"
+    "    size_t items = get_local_size(0) * get_local_size(1) * get_local_size(2); \\\n"
     "    global const T *from = in + g * count * STRIDE; \\\n"
     "    prefetch(from, count * STRIDE); \\\n"
     "    event_t e = async_work_group_strided_copy(tile, from, count, STRIDE, 0); \\\n"
@@ -86,7 +92,23 @@ static double wrapped(const struct type *t, double v)
     return (double)((uint64_t)(int64_t)v & mask);
 }
 
-static void run(const struct type *t, cl_program program, unsigned count)
+/* A range of GROUPS groups. */
+struct launch {
+    const char *name;
+    cl_uint dims;
+    size_t global[3], local[3];
+};
+
+static const struct launch launches[] = {
+    {"2-D 4x3", 2, {16, 6, 1}, {4, 3, 1}},
+    {"3-D 2x3x2", 3, {8, 3, 4}, {2, 3, 2}},
+    /* Groups of 4x3, 2x3, 4x2 and 2x2: each work-item rewrites at most 4
+     * elements of the tile, so count <= 16 here. */
+    {"non-uniform 2-D", 2, {14, 5, 1}, {4, 3, 1}},
+};
+
+static void run(const struct type *t, cl_program program, unsigned count,
+                const struct launch *launch)
 {
     char name[32];
     snprintf(name, sizeof(name), "async_%s", t->name);
@@ -112,10 +134,9 @@ static void run(const struct type *t, cl_program program, unsigned count)
     CHECK_EQ(clSetKernelArg(kernel, 2, sizeof(cl_mem), &b_out2), CL_SUCCESS);
     CHECK_EQ(clSetKernelArg(kernel, 3, MAX_COUNT * element, NULL), CL_SUCCESS);
     CHECK_EQ(clSetKernelArg(kernel, 4, sizeof(count), &count), CL_SUCCESS);
-    /* Groups of 4 x 3 work-items, 4 x 2 of them. */
-    size_t global[2] = {16, 6}, local[2] = {4, 3};
-    CHECK_EQ(clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, local, 0,
-                                    NULL, NULL),
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, kernel, launch->dims, NULL,
+                                    launch->global, launch->local, 0, NULL,
+                                    NULL),
              CL_SUCCESS);
     exec_read(b_out1, in_size, out1);
     exec_read(b_out2, in_size, out2);
@@ -135,9 +156,10 @@ static void run(const struct type *t, cl_program program, unsigned count)
                 double got1 = wrapped(t, load(t, out1, plain));
                 double got2 = wrapped(t, load(t, out2, strided));
                 if (got1 != want1 || got2 != want2) {
-                    fprintf(stderr, "%s, count %u: group %zu element %zu.%zu: "
-                            "%g %g, expected %g %g\n", t->name, count, g, i, k,
-                            got1, got2, want1, want2);
+                    fprintf(stderr, "%s, %s, count %u: group %zu element "
+                            "%zu.%zu: %g %g, expected %g %g\n", t->name,
+                            launch->name, count, g, i, k, got1, got2, want1,
+                            want2);
                     test_failures++;
                     failures++;
                 }
@@ -158,12 +180,20 @@ int main(void)
         {"int4", 4, 4, false},  {"long2", 8, 2, false},
         {"float16", 4, 16, true}, {"double8", 8, 8, true}};
     exec_setup();
-    cl_program program = exec_build(source, "");
+    /* Counts smaller than the 12 work-items, equal, not a multiple (3 or
+     * 4 each) in 2-D; twice in 3-D; in the non-uniform range, groups of 4
+     * to 12 with 5 (smaller than most) and 12 (1 to 3 each). */
+    static const struct {
+        unsigned count;
+        size_t launch;
+    } runs[] = {{5, 0}, {12, 0}, {MAX_COUNT, 0}, {24, 1}, {5, 2}, {12, 2}};
+    /* OpenCL C 3.0: a range need not be a multiple of the group. */
+    cl_program program = exec_build(source, "-cl-std=CL3.0");
     if (program) {
-        for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
-            run(&types[t], program, MAX_COUNT); /* 3 or 4 per work-item */
-            run(&types[t], program, 5);         /* fewer than the items */
-        }
+        for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++)
+            for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++)
+                run(&types[t], program, runs[r].count,
+                    &launches[runs[r].launch]);
         CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     }
     exec_teardown();
