@@ -8,8 +8,8 @@
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/CodeGen/ModuleBuilder.h"
 #include "clang/FrontendTool/Utils.h"
-#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
@@ -176,16 +176,19 @@ bool linkKeptLibrary(const std::string &Input, const std::string &LibraryPath,
     return false;
   }
   /* llvm-link adds no attributes to what it links. */
-  if (llvm::verifyModule(*M, &llvm::errs()) ||
-      !linkLibrary(*M, Library, llvm::AttrBuilder(*Context)))
-    return false;
+  return !llvm::verifyModule(*M, &llvm::errs()) &&
+         linkLibrary(*M, Library, llvm::AttrBuilder(*Context)) &&
+         writeBitcode(*M, Output);
+}
+
+bool writeBitcode(const llvm::Module &M, const std::string &Path) {
   std::error_code Failed;
-  llvm::raw_fd_ostream Out(Output, Failed, llvm::sys::fs::OF_None);
+  llvm::raw_fd_ostream Out(Path, Failed, llvm::sys::fs::OF_None);
   if (Failed) {
-    llvm::errs() << "llvm-link: " << Output << ": " << Failed.message() << "\n";
+    llvm::errs() << "llvm-link: " << Path << ": " << Failed.message() << "\n";
     return false;
   }
-  llvm::WriteBitcodeToFile(*M, Out);
+  llvm::WriteBitcodeToFile(M, Out);
   return !Out.has_error();
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "clang/Frontend/CompilerInstance.h"
+#include "llvm/IR/Module.h"
 
 namespace refcl {
 
@@ -31,6 +32,10 @@ bool compileWithLibrary(clang::CompilerInstance &Clang);
  * llvm-link's. */
 bool linkKeptLibrary(const std::string &Input, const std::string &LibraryPath,
                      const std::string &Output);
+
+/* @p M as bitcode in @p Path, as llvm-link writes its output. @return
+ * whether it was written; why not on stderr. */
+bool writeBitcode(const llvm::Module &M, const std::string &Path);
 
 } // namespace refcl
 

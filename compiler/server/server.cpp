@@ -39,7 +39,6 @@
 #include "clang/Frontend/TextDiagnosticBuffer.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/FrontendTool/Utils.h"
-#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -228,15 +227,7 @@ int runLink(const std::vector<const char *> &Argv) {
   if (!linkInputs(Job, L, Context) ||
       llvm::verifyModule(*Composite, &llvm::errs()))
     return 1;
-  std::error_code Error;
-  llvm::raw_fd_ostream Out(Job.Output, Error, llvm::sys::fs::OF_None);
-  if (Error) {
-    llvm::errs() << "llvm-link: " << Job.Output << ": " << Error.message()
-                 << "\n";
-    return 1;
-  }
-  llvm::WriteBitcodeToFile(*Composite, Out);
-  return Out.has_error() ? 1 : 0;
+  return refcl::writeBitcode(*Composite, Job.Output) ? 0 : 1;
 }
 
 /* The job's tool: llvm-link, ld (where lld is built in) or clang;
