@@ -7,8 +7,10 @@
  * A buffer's bytes are refcl's own allocation, aligned to
  * CL_DEVICE_MEM_BASE_ADDR_ALIGN, or with CL_MEM_USE_HOST_PTR the
  * application's memory itself. Large allocations are mapped and left
- * untouched: a buffer costs memory only once it is written.
+ * untouched: a buffer costs memory only once it is written (from 4 MiB on,
+ * in 2 MiB pages).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -26,15 +28,38 @@ struct refcl_mem_destructor {
 
 /* ---- storage ---------------------------------------------------------- */
 
+/* Maps @p size zeroed bytes; from REFCL_STORAGE_HUGE_MIN on, aligned to
+ * a huge page and asked to be backed by them (THP's "madvise" mode, Debian's
+ * default): a stream over the buffer takes a TLB entry and a page fault per
+ * 2 MiB instead of per 4 KiB. */
+static void *storage_map(size_t size)
+{
+    const size_t huge = REFCL_STORAGE_HUGE_PAGE;
+    bool hugepages = size >= REFCL_STORAGE_HUGE_MIN;
+    size_t mapped = hugepages ? size + huge : size;
+    /* Zero pages on demand; no MAP_NORESERVE, so that a size the system
+     * cannot commit fails here, not in a page fault. */
+    char *bytes = mmap(NULL, mapped, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (bytes == MAP_FAILED)
+        return NULL;
+    if (!hugepages)
+        return bytes;
+    char *aligned = (char *)(((uintptr_t)bytes + huge - 1) & ~(huge - 1));
+    if (aligned > bytes)
+        munmap(bytes, (size_t)(aligned - bytes));
+    size_t tail = (size_t)(bytes + mapped - (aligned + size));
+    if (tail > 0)
+        munmap(aligned + size, tail);
+    /* Advice only: where THP is off the mapping stays in small pages. */
+    (void)madvise(aligned, size, MADV_HUGEPAGE);
+    return aligned;
+}
+
 void *refcl_storage_alloc(size_t size, size_t alignment)
 {
-    if (size >= REFCL_STORAGE_MAP_MIN) {
-        /* Zero pages on demand, page-aligned; no MAP_NORESERVE, so that a
-         * size the system cannot commit fails here, not in a page fault. */
-        void *bytes = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        return bytes == MAP_FAILED ? NULL : bytes;
-    }
+    if (size >= REFCL_STORAGE_MAP_MIN)
+        return storage_map(size);
     void *bytes;
     if (alignment < sizeof(void *))
         alignment = sizeof(void *);

@@ -138,6 +138,13 @@ void refcl_storage_free(void *bytes, size_t size);
 /** Sizes refcl_storage_alloc maps directly (and never touches). */
 #define REFCL_STORAGE_MAP_MIN ((size_t)64 * 1024)
 
+/** x86-64's and arm64's (4 KiB granule) transparent huge page. */
+#define REFCL_STORAGE_HUGE_PAGE ((size_t)2 * 1024 * 1024)
+
+/** Sizes refcl_storage_alloc maps in huge pages where it can: where one
+ *  page in two (at most) left untouched is cheap next to the whole. */
+#define REFCL_STORAGE_HUGE_MIN ((size_t)4 * 1024 * 1024)
+
 /** Bytes of CL_DEVICE_MEM_BASE_ADDR_ALIGN (1024 bits): the alignment of
  *  every allocation and of every sub-buffer's origin. */
 #define REFCL_MEM_BASE_ALIGN 128u

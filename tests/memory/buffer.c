@@ -5,7 +5,7 @@
  * alignment and flag inheritance; every clGetMemObjectInfo query with both
  * halves of the size query; reference counts, destructor callbacks (most
  * recent first), the loader's dispatch data, untouched large buffers that
- * cost no memory, and every error for bad handles.
+ * cost no memory, large ones in huge pages, and every error for bad handles.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -302,6 +302,69 @@ static void check_untouched_gib(void)
             after - before);
     CHECK(after - before < 4096);
     CHECK_EQ(clReleaseMemObject(mem), CL_SUCCESS);
+}
+
+/* AnonHugePages of this process (/proc/self/smaps_rollup), KiB, or -1. */
+static long huge_kib(void)
+{
+    FILE *f = fopen("/proc/self/smaps_rollup", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "AnonHugePages: %ld kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+/* True if the kernel gives transparent huge pages to a region that asks
+ * (THP "always" or "madvise"), natively. */
+static bool huge_pages_on_request(void)
+{
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    char mode[128] = "";
+    if (f) {
+        if (!fgets(mode, sizeof(mode), f))
+            mode[0] = 0;
+        fclose(f);
+    }
+    return !test_emulator() &&
+           (strstr(mode, "[always]") || strstr(mode, "[madvise]"));
+}
+
+/* Buffers of 4 MiB and more start on a 2 MiB boundary and are backed by
+ * huge pages where the system has them; every byte of every size around
+ * that threshold holds what was written. */
+static void check_huge_buffers(void)
+{
+    const size_t mib = (size_t)1 << 20;
+    const size_t sizes[] = {4 * mib - 1, 4 * mib, 4 * mib + 1, 9 * mib + 129};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        size_t size = sizes[i];
+        long before = huge_kib();
+        cl_mem mem = test_buffer(context, CL_MEM_ALLOC_HOST_PTR, size, NULL);
+        cl_int err = 1;
+        unsigned char *p = clEnqueueMapBuffer(queue, mem, CL_TRUE,
+                                              CL_MAP_WRITE, 0, size, 0, NULL,
+                                              NULL, &err);
+        CHECK_EQ(err, CL_SUCCESS);
+        if (!p)
+            continue;
+        CHECK_EQ((uintptr_t)p % (size >= 4 * mib ? 2 * mib : ALIGN), 0);
+        for (size_t b = 0; b < size; b++)
+            p[b] = (unsigned char)(b * 7 + 3);
+        long after = huge_kib();
+        if (size >= 4 * mib && huge_pages_on_request())
+            CHECK(after - before >= 2048);
+        CHECK_EQ(clEnqueueUnmapMemObject(queue, mem, p, 0, NULL, NULL),
+                 CL_SUCCESS);
+        unsigned char tail[3];
+        read_bytes(mem, size - sizeof(tail), tail, sizeof(tail));
+        for (size_t b = 0; b < sizeof(tail); b++)
+            CHECK_EQ(tail[b], (unsigned char)((size - 3 + b) * 7 + 3));
+        CHECK_EQ(clReleaseMemObject(mem), CL_SUCCESS);
+    }
 }
 
 /* ---- info -------------------------------------------------------------- */
@@ -630,6 +693,7 @@ int main(void)
     check_properties();
     check_host_ptr_storage();
     check_untouched_gib();
+    check_huge_buffers();
     check_info();
     check_lifetime();
     check_sub_buffers();
