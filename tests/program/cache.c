@@ -3,11 +3,14 @@
  * program/cache: the build cache, in a fresh directory of its own under
  * REFCL_CACHE_DIR. A miss writes one entry, a hit leaves it untouched (same
  * inode) and costs no compiler run; a damaged entry is built again; a
- * changed header is a miss (the entry is written again); two threads and two
- * processes building at once share it; REFCL_CACHE=0 writes nothing.
+ * changed header is a miss (the entry is written again), and so is a changed
+ * library named to the linker; two threads and two processes building at
+ * once share it; REFCL_CACHE=0 writes nothing.
  * Skipped (77) where the device reports no compiler.
  */
 #include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,15 +194,13 @@ static int setup(void)
     return 0;
 }
 
-/* Before any OpenCL call in this process: a child builds for a lower CPU
- * (REFCL_CPU, read once per process), which two_processes then does not
- * find: another entry. */
-static void build_for_baseline_cpu(void)
+/* Before any OpenCL call in this process: a child, with @p variable set to
+ * @p value (read once per process), builds the source. */
+static void build_in_child(const char *variable, const char *value)
 {
-    write_header(5);
     pid_t child = fork();
     if (child == 0) {
-        setenv("REFCL_CPU", "x86-64", 1);
+        setenv(variable, value, 1);
         int status = setup();
         if (status == 0)
             build();
@@ -208,7 +209,54 @@ static void build_for_baseline_cpu(void)
     int child_status = -1;
     CHECK_EQ(waitpid(child, &child_status, 0), child);
     CHECK(WIFEXITED(child_status) && WEXITSTATUS(child_status) == 0);
+}
+
+/* A child builds for a lower CPU (REFCL_CPU), which two_processes then does
+ * not find: another entry. */
+static void build_for_baseline_cpu(void)
+{
+    write_header(5);
+    build_in_child("REFCL_CPU", "x86-64");
     CHECK_EQ(entries(NULL), 1);
+}
+
+/* Copies the system's C math library to @p copy. */
+static bool copy_libm(const char *copy)
+{
+    void *handle = dlopen("libm.so.6", RTLD_NOW);
+    void *cos_address = handle ? dlsym(handle, "cos") : NULL;
+    Dl_info info;
+    char command[2000] = "false";
+    if (cos_address && dladdr(cos_address, &info) && info.dli_fname)
+        snprintf(command, sizeof(command), "cp '%s' '%s'", info.dli_fname,
+                 copy);
+    if (handle)
+        dlclose(handle);
+    return system(command) == 0;
+}
+
+/* Before any OpenCL call: a library the program is linked with, named in
+ * REFCL_LIBM, is part of the key by its path and its time of change. Each
+ * build is in a child of its own, so each reads REFCL_LIBM. */
+static void check_toolchain_files(const char *run)
+{
+    write_header(6);
+    char libm[500];
+    snprintf(libm, sizeof(libm), "%s/libm.so.6", run);
+    CHECK(copy_libm(libm));
+    snprintf(dir, sizeof(dir), "%s/toolchain", run);
+    setenv("REFCL_CACHE_DIR", dir, 1);
+    build_in_child("REFCL_LIBM", libm);
+    ino_t first = 0, again = 0, touched = 0;
+    CHECK_EQ(entries(&first), 1);
+    build_in_child("REFCL_LIBM", libm); /* the same file: a hit */
+    CHECK_EQ(entries(&again), 1);
+    CHECK_EQ(again, first);
+    const struct timespec later[2] = {{0, UTIME_OMIT}, {4102444800, 0}};
+    CHECK_EQ(utimensat(AT_FDCWD, libm, later, 0), 0);
+    build_in_child("REFCL_LIBM", libm); /* changed since: a miss */
+    CHECK_EQ(entries(&touched), 2);
+    unlink(libm);
 }
 
 /* Before any OpenCL call: two processes build one new program at once. */
@@ -253,6 +301,9 @@ int main(void)
     snprintf(dir, sizeof(dir), "%s/processes", run);
     setenv("REFCL_CACHE_DIR", dir, 1);
     build_for_baseline_cpu();
+    check_toolchain_files(run);
+    snprintf(dir, sizeof(dir), "%s/processes", run);
+    setenv("REFCL_CACHE_DIR", dir, 1);
     int status = two_processes();
     if (status)
         return status;
