@@ -256,18 +256,26 @@ static void check_host_ptr_storage(void)
     }
 }
 
-/* VmRSS of this process, KiB. */
-static long rss_kib(void)
+/* The KiB on the line of /proc/self/@p file that starts with @p key, or
+ * -1. */
+static long proc_kib(const char *file, const char *key)
 {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
+    char path[64], line[256];
+    snprintf(path, sizeof(path), "/proc/self/%s", file);
+    FILE *f = fopen(path, "r");
     long kib = -1;
-    while (f && fgets(line, sizeof(line), f))
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
-            break;
+    while (f && kib < 0 && fgets(line, sizeof(line), f))
+        if (strncmp(line, key, strlen(key)) == 0)
+            kib = strtol(line + strlen(key), NULL, 10);
     if (f)
         fclose(f);
     return kib;
+}
+
+/* VmRSS of this process, KiB. */
+static long rss_kib(void)
+{
+    return proc_kib("status", "VmRSS:");
 }
 
 /* "a 1 GiB buffer costs no RSS until written": created, mapped and its
@@ -304,18 +312,10 @@ static void check_untouched_gib(void)
     CHECK_EQ(clReleaseMemObject(mem), CL_SUCCESS);
 }
 
-/* AnonHugePages of this process (/proc/self/smaps_rollup), KiB, or -1. */
+/* AnonHugePages of this process, KiB, or -1. */
 static long huge_kib(void)
 {
-    FILE *f = fopen("/proc/self/smaps_rollup", "r");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof(line), f))
-        if (sscanf(line, "AnonHugePages: %ld kB", &kib) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kib;
+    return proc_kib("smaps_rollup", "AnonHugePages:");
 }
 
 /* True if the kernel gives transparent huge pages to a region that asks
