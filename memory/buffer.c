@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "refcl/api.h"
 #include "refcl/context.h"
@@ -35,8 +36,10 @@ struct refcl_mem_destructor {
 static void *storage_map(size_t size)
 {
     const size_t huge = REFCL_STORAGE_HUGE_PAGE;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     bool hugepages = size >= REFCL_STORAGE_HUGE_MIN;
-    size_t mapped = hugepages ? size + huge : size;
+    size_t whole = (size + page - 1) & ~(page - 1);
+    size_t mapped = hugepages ? whole + huge : whole;
     /* Zero pages on demand; no MAP_NORESERVE, so that a size the system
      * cannot commit fails here, not in a page fault. */
     char *bytes = mmap(NULL, mapped, PROT_READ | PROT_WRITE,
@@ -45,12 +48,14 @@ static void *storage_map(size_t size)
         return NULL;
     if (!hugepages)
         return bytes;
+    /* The slack before and after the aligned pages, given back whole (page
+     * multiples: refcl_storage_free unmaps only the buffer's pages). */
     char *aligned = (char *)(((uintptr_t)bytes + huge - 1) & ~(huge - 1));
     if (aligned > bytes)
         munmap(bytes, (size_t)(aligned - bytes));
-    size_t tail = (size_t)(bytes + mapped - (aligned + size));
+    size_t tail = (size_t)(bytes + mapped - (aligned + whole));
     if (tail > 0)
-        munmap(aligned + size, tail);
+        munmap(aligned + whole, tail);
     /* Advice only: where THP is off the mapping stays in small pages. */
     (void)madvise(aligned, size, MADV_HUGEPAGE);
     return aligned;
