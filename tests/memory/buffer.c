@@ -333,9 +333,6 @@ static bool huge_pages_on_request(void)
            (strstr(mode, "[always]") || strstr(mode, "[madvise]"));
 }
 
-/* Buffers of 4 MiB and more start on a 2 MiB boundary and are backed by
- * huge pages where the system has them; every byte of every size around
- * that threshold holds what was written. */
 /* Buffers of @p size, created and released 64 times, leave no mapping
  * behind (the alignment's slack is given back whole). */
 static void check_huge_buffers_unmapped(size_t size)
@@ -353,11 +350,15 @@ static void check_huge_buffers_unmapped(size_t size)
         CHECK_EQ(clReleaseMemObject(mem), CL_SUCCESS);
     }
     size_t after = test_mapped_bytes();
+    long kib = ((long)after - (long)before) / 1024;
     fprintf(stderr, "64 buffers of %zu bytes created and released: "
-                    "%+ld KiB mapped\n", size, ((long)after - (long)before) / 1024);
+                    "%+ld KiB mapped\n", size, kib);
     CHECK(after < before + ((size_t)8 << 20));
 }
 
+/* Buffers of 4 MiB and more start on a 2 MiB boundary and are backed by
+ * huge pages where the system has them; every byte of every size around
+ * that threshold holds what was written. */
 static void check_huge_buffers(void)
 {
     const size_t mib = (size_t)1 << 20;

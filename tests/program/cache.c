@@ -194,21 +194,40 @@ static int setup(void)
     return 0;
 }
 
-/* Before any OpenCL call in this process: a child, with @p variable set to
- * @p value (read once per process), builds the source. */
-static void build_in_child(const char *variable, const char *value)
+/* Before any OpenCL call in this process: a child that builds the source,
+ * with @p variable set to @p value (read once per process) unless NULL. */
+static pid_t start_build_child(const char *variable, const char *value)
 {
     pid_t child = fork();
     if (child == 0) {
-        setenv(variable, value, 1);
+        if (variable)
+            setenv(variable, value, 1);
         int status = setup();
         if (status == 0)
             build();
         _exit(status ? status : TEST_RESULT());
     }
+    return child;
+}
+
+/* @p child ended, its build and checks passed. */
+static void wait_build_child(pid_t child)
+{
     int child_status = -1;
     CHECK_EQ(waitpid(child, &child_status, 0), child);
     CHECK(WIFEXITED(child_status) && WEXITSTATUS(child_status) == 0);
+}
+
+static void build_in_child(const char *variable, const char *value)
+{
+    wait_build_child(start_build_child(variable, value));
+}
+
+/* The cache in @p run's directory @p name, from now on. */
+static void use_cache(const char *run, const char *name)
+{
+    snprintf(dir, sizeof(dir), "%s/%s", run, name);
+    setenv("REFCL_CACHE_DIR", dir, 1);
 }
 
 /* A child builds for a lower CPU (REFCL_CPU), which two_processes then does
@@ -244,8 +263,7 @@ static void check_toolchain_files(const char *run)
     char libm[500];
     snprintf(libm, sizeof(libm), "%s/libm.so.6", run);
     CHECK(copy_libm(libm));
-    snprintf(dir, sizeof(dir), "%s/toolchain", run);
-    setenv("REFCL_CACHE_DIR", dir, 1);
+    use_cache(run, "toolchain");
     build_in_child("REFCL_LIBM", libm);
     ino_t first = 0, again = 0, touched = 0;
     CHECK_EQ(entries(&first), 1);
@@ -263,20 +281,12 @@ static void check_toolchain_files(const char *run)
 static int two_processes(void)
 {
     write_header(5);
-    pid_t child = fork();
-    if (child == 0) {
-        int status = setup();
-        if (status == 0)
-            build();
-        _exit(status ? status : TEST_RESULT());
-    }
+    pid_t child = start_build_child(NULL, NULL);
     int status = setup();
     if (status)
         return status;
     build();
-    int child_status = -1;
-    CHECK_EQ(waitpid(child, &child_status, 0), child);
-    CHECK(WIFEXITED(child_status) && WEXITSTATUS(child_status) == 0);
+    wait_build_child(child);
 #if defined(__x86_64__)
     CHECK_EQ(entries(NULL), 2); /* this host is above x86-64's baseline */
 #else
@@ -298,17 +308,14 @@ int main(void)
     }
     snprintf(include, sizeof(include), "%s/include", run);
     mkdir(include, 0700);
-    snprintf(dir, sizeof(dir), "%s/processes", run);
-    setenv("REFCL_CACHE_DIR", dir, 1);
+    use_cache(run, "processes");
     build_for_baseline_cpu();
     check_toolchain_files(run);
-    snprintf(dir, sizeof(dir), "%s/processes", run);
-    setenv("REFCL_CACHE_DIR", dir, 1);
+    use_cache(run, "processes");
     int status = two_processes();
     if (status)
         return status;
-    snprintf(dir, sizeof(dir), "%s/cache", run);
-    setenv("REFCL_CACHE_DIR", dir, 1);
+    use_cache(run, "cache");
     check_hit_miss();
     check_concurrent();
     check_off();
