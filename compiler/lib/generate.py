@@ -1104,16 +1104,20 @@ EXTENDED = ("min", "max", "and", "or", "xor")
 def atomic_functions(prefix, space, t, ops):
     """@prefix's @ops (ATOMIC_OPS' names, inc, dec, cmpxchg) of @t in
     @space: relaxed read-modify-writes, the order these functions
-    promise."""
+    promise. The parameter is volatile so that any pointer converts to it;
+    the operation is an atomic, not a volatile access (which LLVM would
+    never combine: the work-group pass's atomics.cpp does)."""
     p = [(f"volatile {space} {t} *", "p"), (t, "v")]
+    plain = f"{space} {t} *q = ({space} {t} *)p; "
     text = ""
     for op in ops:
         if op in ATOMIC_OPS:
-            text += func(t, prefix + op, p, ret(ATOMIC_OPS[op]))
+            body = ret(ATOMIC_OPS[op].replace("(p,", "(q,"))
+            text += func(t, prefix + op, p, plain + body)
         elif op in ("inc", "dec"):
             fetch = "add" if op == "inc" else "sub"
             text += func(t, prefix + op, p[:1],
-                         ret(f"__atomic_fetch_{fetch}(p, 1, R)"))
+                         plain + ret(f"__atomic_fetch_{fetch}(q, 1, R)"))
         else:
             text += func(t, prefix + op, p[:1] + [(t, "cmp"), (t, "v")],
                          "__atomic_compare_exchange_n(p, &cmp, v, 0, R, R); "

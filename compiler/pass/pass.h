@@ -13,6 +13,11 @@
 #include <set>
 #include <vector>
 
+namespace llvm {
+class AAResults;
+class LoopInfo;
+} // namespace llvm
+
 namespace refcl {
 
 /** A kernel's work-group function and what the table says about it. */
@@ -70,6 +75,11 @@ bool lowerPrintf(llvm::Function *Run);
 /** Makes integer divisions and remainders never trap (division.cpp): a
  *  divisor of 0, or -1 with the most negative dividend, divides by 1. */
 void guardDivisions(llvm::Module &M);
+
+/** Makes the relaxed atomic additions of F's work-item loops, where
+ *  nothing in the loop could tell, one per address and loop (atomics.cpp);
+ *  returns whether F changed. */
+bool combineAtomics(llvm::Function &F, llvm::LoopInfo &LI, llvm::AAResults &AA);
 
 /** The values of a nest's kernel that are the same in every work-item of
  *  the group (uniform.cpp), among the instructions the nest has when this

@@ -2,10 +2,14 @@
 // The plugin's entry: clang-15 loads it with -fpass-plugin= and it adds the
 // work-group pass at the start of the pipeline, before any optimisation, so
 // that LLVM's own passes (SROA, LICM, the loop vectorizer) then optimise
-// the work-item loops it makes. At -O0 clang marks every function optnone
-// and noinline; the pass removes both so that it can inline.
+// the work-item loops it makes; and before the vectorizer, once the
+// library's atomics are inlined, it combines their additions (atomics.cpp).
+// At -O0 clang marks every function optnone and noinline; the pass removes
+// both so that it can inline.
 #include "pass.h"
 
+#include <llvm/Analysis/AliasAnalysis.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PassManager.h>
@@ -120,6 +124,18 @@ struct WorkGroupPass : PassInfoMixin<WorkGroupPass> {
     static bool isRequired() { return true; }
 };
 
+// After inlining, before the vectorizer: the library's atomic_add is an
+// atomicrmw in the work-item loop by then.
+struct AtomicsPass : PassInfoMixin<AtomicsPass> {
+    PreservedAnalyses run(Function &F, FunctionAnalysisManager &AM)
+    {
+        if (!F.getName().startswith("refcl.run.") ||
+            !combineAtomics(F, AM.getResult<LoopAnalysis>(F), AM.getResult<AAManager>(F)))
+            return PreservedAnalyses::all();
+        return PreservedAnalyses::none();
+    }
+};
+
 } // namespace
 } // namespace refcl
 
@@ -130,6 +146,10 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
                 PB.registerPipelineStartEPCallback(
                     [](ModulePassManager &MPM, OptimizationLevel) {
                         MPM.addPass(refcl::WorkGroupPass());
+                    });
+                PB.registerVectorizerStartEPCallback(
+                    [](FunctionPassManager &FPM, OptimizationLevel) {
+                        FPM.addPass(refcl::AtomicsPass());
                     });
             }};
 }
