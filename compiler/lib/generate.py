@@ -1227,9 +1227,10 @@ def c11_fetch_functions(space, t, operand):
     ulong here), the other signedness (ptrdiff_t, intptr_t, uintptr_t:
     opencl-c.h's overloads), computed in @t."""
     a = [(f"volatile {space} atomic_{t} *", "p"), (operand, "v")]
+    plain = f"({space} atomic_{t} *)p"  # not volatile: atomic_functions
     return "".join(c11_function(t, f"atomic_fetch_{key}", a, ["order"],
-                                ret(f"__c11_atomic_fetch_{key}(p, ({t})v,"
-                                    " {o0})"))
+                                ret(f"__c11_atomic_fetch_{key}({plain}, "
+                                    f"({t})v, {{o0}})"))
                    for key in C11_FETCH)
 
 

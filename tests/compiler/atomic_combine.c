@@ -5,8 +5,10 @@
  * (compiler/pass/atomics.cpp). Totals checked against the host's sums:
  * addresses the same in every work-item, in 1D and 2D ranges; varying ones
  * through the pass's table: a histogram of 256 bins, eight bins of another
- * buffer whose slots those hold (buffers are page-aligned), 64-bit sums, bins in a loop of the kernel, beside bins
- * too many for the table; __local counters across barriers. And where it must not combine: a work-item
+ * buffer whose slots those hold (buffers are page-aligned), 64-bit sums,
+ * bins in a loop of the kernel, beside bins too many for the table;
+ * __local counters across barriers; OpenCL C 3.0's relaxed
+ * atomic_fetch_add and _sub. And where it must not combine: a work-item
  * that reads its own counter back, and atomic_inc whose old values are
  * used (each of 0 to N-1 exactly once).
  */
@@ -60,11 +62,20 @@ static const char source[] =
     "kernel void old_values(global int *c, global int *seen)\n"
     "{ seen[item()] = atomic_inc(c); }\n";
 
-static cl_program program;
+/* OpenCL C 3.0's relaxed atomic_fetch_add and _sub, built as 3.0. */
+static const char c11_source[] =
+    "kernel void relaxed(global atomic_int *c, global const int *x)\n"
+    "{\n"
+    "    int v = x[get_global_id(0)];\n"
+    "    atomic_fetch_add_explicit(c, v, memory_order_relaxed);\n"
+    "    atomic_fetch_sub_explicit(&c[1 + (v & 7)], 1, memory_order_relaxed,\n"
+    "                              memory_scope_device);\n"
+    "}\n";
 
 /* Runs @p name over N work-items: 1D in groups of ITEMS (or refcl's
  * choice with @p local 0), or 2D as 64 x (N / 64) in groups of 16 x 8. */
-static void run(const char *name, const cl_mem *args, size_t local, int two_d)
+static void run(cl_program program, const char *name, const cl_mem *args,
+                size_t local, int two_d)
 {
     cl_kernel kernel = exec_kernel(program, name);
     for (cl_uint i = 0; i < 4 && args[i]; i++)
@@ -83,7 +94,7 @@ static uint32_t input(size_t i)
     return (uint32_t)(i * 2654435761u >> 7) % 100000;
 }
 
-static void check_uniform(cl_mem x, size_t local, int two_d)
+static void check_uniform(cl_program program, cl_mem x, size_t local, int two_d)
 {
     int32_t c[4] = {7, 7, 7, 7}, want[4] = {7 + N, 7, 7, 7 - N};
     for (size_t i = 0; i < N; i++) {
@@ -92,14 +103,14 @@ static void check_uniform(cl_mem x, size_t local, int two_d)
         want[2] += v & 1 ? v : 0;
     }
     cl_mem b_c = exec_buffer(sizeof(c), c);
-    run("uniform", (cl_mem[4]){b_c, x}, local, two_d);
+    run(program, "uniform", (cl_mem[4]){b_c, x}, local, two_d);
     exec_read(b_c, sizeof(c), c);
     for (int k = 0; k < 4; k++)
         CHECK_EQ(c[k], want[k]);
     CHECK_EQ(clReleaseMemObject(b_c), CL_SUCCESS);
 }
 
-static void check_varying(cl_mem x, size_t local, int two_d)
+static void check_varying(cl_program program, cl_mem x, size_t local, int two_d)
 {
     static uint32_t bins[BINS], want[BINS], eight[8], want_eight[8];
     static uint64_t wide[WIDE], want_wide[WIDE];
@@ -121,7 +132,7 @@ static void check_varying(cl_mem x, size_t local, int two_d)
     cl_mem b_bins = exec_buffer(sizeof(bins), bins),
            b_wide = exec_buffer(sizeof(wide), wide),
            b_eight = exec_buffer(sizeof(eight), eight);
-    run("varying", (cl_mem[4]){b_bins, x, b_wide, b_eight}, local, two_d);
+    run(program, "varying", (cl_mem[4]){b_bins, x, b_wide, b_eight}, local, two_d);
     exec_read(b_bins, sizeof(bins), bins);
     exec_read(b_wide, sizeof(wide), wide);
     exec_read(b_eight, sizeof(eight), eight);
@@ -136,11 +147,11 @@ static void check_varying(cl_mem x, size_t local, int two_d)
     CHECK_EQ(clReleaseMemObject(b_eight), CL_SUCCESS);
 }
 
-static void check_local(void)
+static void check_local(cl_program program)
 {
     static int32_t out[GROUPS];
     cl_mem b_out = exec_buffer(sizeof(out), NULL);
-    run("in_local", (cl_mem[4]){b_out}, ITEMS, 0);
+    run(program, "in_local", (cl_mem[4]){b_out}, ITEMS, 0);
     exec_read(b_out, sizeof(out), out);
     for (int g = 0; g < GROUPS; g++)
         CHECK_EQ(out[g], ITEMS + ITEMS * (ITEMS - 1) / 2);
@@ -148,13 +159,13 @@ static void check_local(void)
 }
 
 /* A work-item reading back its own counter sees its own addition. */
-static void check_read_back(void)
+static void check_read_back(cl_program program)
 {
     static int32_t c[N], seen[N];
     for (int i = 0; i < N; i++)
         c[i] = i;
     cl_mem b_c = exec_buffer(sizeof(c), c), b_seen = exec_buffer(sizeof(seen), NULL);
-    run("read_back", (cl_mem[4]){b_c, b_seen}, ITEMS, 0);
+    run(program, "read_back", (cl_mem[4]){b_c, b_seen}, ITEMS, 0);
     exec_read(b_seen, sizeof(seen), seen);
     for (int i = 0; i < N; i++)
         CHECK_EQ(seen[i], i + 5);
@@ -163,13 +174,13 @@ static void check_read_back(void)
 }
 
 /* Every work-item gets an old value of its own. */
-static void check_old_values(void)
+static void check_old_values(cl_program program)
 {
     static int32_t seen[N];
     static unsigned char hit[N];
     int32_t c = 0;
     cl_mem b_c = exec_buffer(sizeof(c), &c), b_seen = exec_buffer(sizeof(seen), NULL);
-    run("old_values", (cl_mem[4]){b_c, b_seen}, ITEMS, 0);
+    run(program, "old_values", (cl_mem[4]){b_c, b_seen}, ITEMS, 0);
     exec_read(b_seen, sizeof(seen), seen);
     exec_read(b_c, sizeof(c), &c);
     CHECK_EQ(c, N);
@@ -183,26 +194,49 @@ static void check_old_values(void)
     CHECK_EQ(clReleaseMemObject(b_seen), CL_SUCCESS);
 }
 
+static void check_c11(cl_mem x)
+{
+    cl_program program = exec_build(c11_source, "-cl-std=CL3.0");
+    if (!program)
+        return;
+    int32_t c[9], want[9];
+    for (int k = 0; k < 9; k++)
+        c[k] = want[k] = 7;
+    for (size_t i = 0; i < N; i++) {
+        int32_t v = (int32_t)input(i);
+        want[0] = (int32_t)((uint32_t)want[0] + (uint32_t)v);
+        want[1 + (v & 7)]--;
+    }
+    cl_mem b_c = exec_buffer(sizeof(c), c);
+    run(program, "relaxed", (cl_mem[4]){b_c, x}, ITEMS, 0);
+    exec_read(b_c, sizeof(c), c);
+    for (int k = 0; k < 9; k++)
+        CHECK_EQ(c[k], want[k]);
+    CHECK_EQ(clReleaseMemObject(b_c), CL_SUCCESS);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+}
+
 int main(void)
 {
     exec_setup();
-    program = exec_build(source, "");
+    cl_program program = exec_build(source, "");
+    static uint32_t x[N];
+    for (size_t i = 0; i < N; i++)
+        x[i] = input(i);
+    cl_mem b_x = exec_buffer(sizeof(x), x);
     if (program) {
-        static uint32_t x[N];
-        for (size_t i = 0; i < N; i++)
-            x[i] = input(i);
-        cl_mem b_x = exec_buffer(sizeof(x), x);
         for (int shape = 0; shape < 3; shape++) {
             size_t local = shape == 0 ? ITEMS : 0;
-            check_uniform(b_x, local, shape == 2);
-            check_varying(b_x, local, shape == 2);
+            check_uniform(program, b_x, local, shape == 2);
+            check_varying(program, b_x, local, shape == 2);
         }
-        check_local();
-        check_read_back();
-        check_old_values();
-        CHECK_EQ(clReleaseMemObject(b_x), CL_SUCCESS);
+        check_local(program);
+        check_read_back(program);
+        check_old_values(program);
         CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     }
+    check_c11(b_x);
+    CHECK_EQ(clReleaseMemObject(b_x), CL_SUCCESS);
     exec_teardown();
     return TEST_RESULT();
 }
