@@ -211,8 +211,8 @@ Value *element(IRBuilder<> &B, AllocaInst *Array, Value *Index)
 }
 
 // RMW becomes: the slot its address hashes to holds it, add to its sum;
-// the slot is empty, it holds it from now on; else (not for an address
-// that fitsTable), the atomic addition as it was.
+// the slot is empty, it holds it from now on; else (an address of another
+// base sharing the table holds it), the atomic addition as it was.
 void combineInTable(Table &T, AtomicRMWInst *RMW)
 {
     const DataLayout &DL = RMW->getModule()->getDataLayout();
@@ -256,7 +256,7 @@ void flushTable(BasicBlock *Exit, Table &T, const AtomicRMWInst *Like)
     addAtomically(B, Address, B.CreateLoad(T.Int, element(B, T.Sums, Slot)), Like);
     Value *Next = B.CreateAdd(I, B.getInt32(1));
     I->addIncoming(Next, Loop);
-    Body->getParent()->getTerminator()->eraseFromParent();
+    Body->eraseFromParent();
     B.SetInsertPoint(Loop);
     B.CreateCondBr(B.CreateICmpULT(Next, Count), Loop, After);
 }
@@ -276,8 +276,8 @@ void combineVarying(Ends E, const std::vector<AtomicRMWInst *> &Varying,
     }
 }
 
-// Whether every address RMW can take in L has a slot of its own: a base
-// the same in every work-item and an index below Slots (c[i & 63], a
+// Whether the addresses RMW can take in L have a slot each: a base the
+// same in every work-item and an index below Slots (c[i & 63], a
 // histogram's bins of a uchar). Other addresses are left atomic: where they
 // do not repeat, a table in between made scattered additions over a large
 // buffer twice as slow (a locked addition waits for the loads before it).
