@@ -39,6 +39,10 @@ namespace {
 
 /** Slots of a varying address's table: a power of 2, a uchar's values. */
 constexpr unsigned Slots = 256;
+/** Additions a loop makes atomically before it clears its table (2 KiB of
+ *  addresses) and uses it: a short row of work-items (a 16 x 16 group's)
+ *  never pays for the table. */
+constexpr unsigned WarmUp = 64;
 
 bool isCombinable(const Instruction &I)
 {
@@ -178,11 +182,12 @@ void combineInRegister(Ends E, AtomicRMWInst *RMW, std::vector<AllocaInst *> &Pr
     RMW->eraseFromParent();
 }
 
-/** A varying address's table: Slots addresses and their sums, and the list
- *  of slots in use, which the loop's end adds and empties. */
+/** A varying address's table: Slots addresses and their sums, the list of
+ *  slots in use, which the loop's end adds and empties, and the additions
+ *  made before the table was cleared (WarmUp at most). */
 struct Table {
     Type *Ptr, *Int;
-    AllocaInst *Addresses, *Sums, *Used, *Count;
+    AllocaInst *Addresses, *Sums, *Used, *Count, *Made;
 };
 
 Table makeTable(Ends E, AtomicRMWInst *Like, std::vector<AllocaInst *> &Promote)
@@ -196,18 +201,40 @@ Table makeTable(Ends E, AtomicRMWInst *Like, std::vector<AllocaInst *> &Promote)
     T.Sums = stackSlot(F, ArrayType::get(T.Int, Slots), "refcl.atomic.sums");
     T.Used = stackSlot(F, ArrayType::get(Type::getInt32Ty(C), Slots), "refcl.atomic.used");
     T.Count = stackSlot(F, Type::getInt32Ty(C), "refcl.atomic.count");
+    T.Made = stackSlot(F, Type::getInt32Ty(C), "refcl.atomic.made");
     Promote.push_back(T.Count);
+    Promote.push_back(T.Made);
     IRBuilder<> B(E.Preheader->getTerminator());
-    const DataLayout &DL = F.getParent()->getDataLayout();
-    B.CreateMemSet(T.Addresses, B.getInt8(0), DL.getTypeAllocSize(T.Addresses->getAllocatedType()),
-                   T.Addresses->getAlign());
     B.CreateStore(B.getInt32(0), T.Count);
+    B.CreateStore(B.getInt32(0), T.Made);
     return T;
 }
 
 Value *element(IRBuilder<> &B, AllocaInst *Array, Value *Index)
 {
     return B.CreateInBoundsGEP(Array->getAllocatedType(), Array, {B.getInt64(0), Index});
+}
+
+// The first WarmUp additions of a loop stay atomic, and the last of them
+// clears the table; RMW, after them, goes through it.
+void warmUp(Table &T, AtomicRMWInst *RMW)
+{
+    IRBuilder<> B(RMW);
+    Value *Made = B.CreateLoad(B.getInt32Ty(), T.Made);
+    Instruction *Early, *Late;
+    SplitBlockAndInsertIfThenElse(B.CreateICmpULT(Made, B.getInt32(WarmUp)), RMW, &Early,
+                                  &Late);
+    RMW->moveBefore(Late);
+    B.SetInsertPoint(Early);
+    Value *Next = B.CreateAdd(Made, B.getInt32(1));
+    B.CreateStore(Next, T.Made);
+    B.Insert(RMW->clone());
+    Instruction *Clear = SplitBlockAndInsertIfThen(B.CreateICmpEQ(Next, B.getInt32(WarmUp)),
+                                                   Early, false);
+    B.SetInsertPoint(Clear);
+    const DataLayout &DL = RMW->getModule()->getDataLayout();
+    B.CreateMemSet(T.Addresses, B.getInt8(0), DL.getTypeAllocSize(T.Addresses->getAllocatedType()),
+                   T.Addresses->getAlign());
 }
 
 // RMW becomes: the slot its address hashes to holds it, add to its sum;
@@ -271,8 +298,10 @@ void combineVarying(Ends E, const std::vector<AtomicRMWInst *> &Varying,
     for (auto &[Key, Group] : ByType) {
         Table T = makeTable(E, Group.front(), Promote);
         flushTable(E.Exit, T, Group.front());
-        for (AtomicRMWInst *RMW : Group)
+        for (AtomicRMWInst *RMW : Group) {
+            warmUp(T, RMW);
             combineInTable(T, RMW);
+        }
     }
 }
 
