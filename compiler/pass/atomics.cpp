@@ -324,18 +324,23 @@ bool fitsTable(const Loop &L, const AtomicRMWInst *RMW)
     return Index.getMaxValue().ult(Slots * Bytes / Stride);
 }
 
-void combineLoop(Loop &L, const std::vector<AtomicRMWInst *> &All,
+// Returns whether any addition of L was combined.
+bool combineLoop(Loop &L, const std::vector<AtomicRMWInst *> &All,
                  std::vector<AllocaInst *> &Promote)
 {
     Ends E{L.getLoopPreheader(), L.getExitBlock()};
     std::vector<AtomicRMWInst *> InTable;
+    bool Changed = false;
     for (AtomicRMWInst *RMW : All) {
-        if (L.isLoopInvariant(RMW->getPointerOperand()))
+        if (L.isLoopInvariant(RMW->getPointerOperand())) {
             combineInRegister(E, RMW, Promote);
-        else if (fitsTable(L, RMW))
+            Changed = true;
+        } else if (fitsTable(L, RMW)) {
             InTable.push_back(RMW);
+        }
     }
     combineVarying(E, InTable, Promote);
+    return Changed || !InTable.empty();
 }
 
 } // namespace
@@ -349,9 +354,10 @@ bool combineAtomics(Function &F, LoopInfo &LI, AAResults &AA)
         if (std::vector<AtomicRMWInst *> All = combinable(*L, AA); !All.empty())
             Work.emplace_back(L, std::move(All));
     std::vector<AllocaInst *> Promote;
+    bool Changed = false;
     for (auto &[L, All] : Work)
-        combineLoop(*L, All, Promote);
-    if (Work.empty())
+        Changed |= combineLoop(*L, All, Promote);
+    if (!Changed)
         return false;
     DominatorTree DT(F);
     PromoteMemToReg(Promote, DT);
