@@ -80,6 +80,7 @@ builtin.pow              ratio -                     1
 builtin.convert_uchar4_sat_rte ratio -               1
 builtin.atomic_add-1     ratio -                     1
 builtin.atomic_add-64    ratio -                     1
+builtin.atomic_add-64-wg64 ratio -                   1
 builtin.async_copy_tiles ratio -                     1
 reduce.source            ratio -                     1
 build.uncached           ratio -                     0.5

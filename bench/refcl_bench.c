@@ -419,6 +419,7 @@ static const struct figure figures[] = {
     {"builtin.convert_uchar4_sat_rte", "us", NULL, NULL, 0, &bench_builtins[3]},
     {"builtin.atomic_add-1", "us", NULL, NULL, 0, &bench_builtins[4]},
     {"builtin.atomic_add-64", "us", NULL, NULL, 0, &bench_builtins[5]},
+    {"builtin.atomic_add-64-wg64", "us", NULL, NULL, 0, &bench_builtins[7]},
     {"builtin.async_copy_tiles", "us", NULL, NULL, 0, &bench_builtins[6]},
     {"saxpy.units-1", "GB/s", NULL, NULL, 0, &bench_saxpy_units[0]},
     {"saxpy.units-2", "GB/s", NULL, NULL, 0, &bench_saxpy_units[1]},
