@@ -195,9 +195,9 @@ def libm(builtin, t):
 # symbols, never vectorized.
 SCALAR_ONLY = {("log", "float"): "__refcl_scalar_logf",
                ("exp", "double"): "__refcl_scalar_exp"}
-SCALAR_ONLY_DECLARATIONS = (
-    'float __refcl_scalar_logf(float) __asm__("logf");\n'
-    'double __refcl_scalar_exp(double) __asm__("exp");\n')
+SCALAR_ONLY_DECLARATIONS = "".join(
+    f'{t} {alias}({t}) __asm__("{libm(name, t)}");\n'
+    for (name, t), alias in SCALAR_ONLY.items())
 
 # Functions the library computes itself, in operations the vectorizer
 # widens inline, where a libmvec call costs the call and the spills around
