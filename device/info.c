@@ -4,7 +4,7 @@
  * CL/cl.h still names included.
  *
  * Policy: hardware facts come from the topology (device/topology.c), never
- * invented. Where the OpenCL C compiler is installed (refcl_toolchain) the
+ * invented. Where the OpenCL C compiler is installed (refcl_platform_full_profile) the
  * device has the FULL_PROFILE and its minimums; without it, what belongs to
  * the compiler reports the spec's EMBEDDED_PROFILE minimum or "not
  * supported", and so do runtime features refcl lacks. Queries of extensions refcl does not list (cl_khr_fp16's
@@ -27,7 +27,6 @@
 #include "refcl/kernel.h"
 #include "refcl/memory.h"
 #include "refcl/platform.h"
-#include "refcl/toolchain.h"
 #include "refcl/version.h"
 /* After refcl/compat.h, which picks the CL headers' API version. */
 #include "CL/cl_ext_refcl.h"
@@ -591,10 +590,10 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return reply_extensions(param_name, q.size, q.value, q.size_ret);
     /* SPIR-V where the translator is; else "" and no entries. */
     case CL_DEVICE_IL_VERSION:
-        return answer_string(q, refcl_toolchain_reads_il() ? REFCL_IL_VERSIONS
+        return answer_string(q, refcl_platform_reads_il() ? REFCL_IL_VERSIONS
                                                            : "");
     case CL_DEVICE_ILS_WITH_VERSION:
-        return refcl_toolchain_reads_il()
+        return refcl_platform_reads_il()
                    ? answer_array(q, il_versions, sizeof(il_versions))
                    : answer_array(q, NULL, 0);
     /* The built-in kernels (docs/built-in-kernels.md), on every device. */

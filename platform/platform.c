@@ -12,8 +12,6 @@
 #include "refcl/config.h"
 #include "refcl/info.h"
 #include "refcl/platform.h"
-#include "refcl/server.h"
-#include "refcl/toolchain.h"
 #include "refcl/version.h"
 
 #define PLATFORM_VENDOR "refcl"
@@ -152,9 +150,27 @@ cl_int CL_API_CALL refcl_clGetPlatformIDs(cl_uint num_entries,
                                         num_platforms);
 }
 
+static const struct refcl_compiler_hooks *compiler_hooks;
+
+void refcl_platform_compiler_register(const struct refcl_compiler_hooks *hooks)
+{
+    compiler_hooks = hooks;
+}
+
 bool refcl_platform_full_profile(void)
 {
-    return refcl_toolchain() != NULL;
+    return compiler_hooks && compiler_hooks->installed();
+}
+
+bool refcl_platform_reads_il(void)
+{
+    return compiler_hooks && compiler_hooks->reads_il();
+}
+
+void refcl_platform_compiler_unload(void)
+{
+    if (compiler_hooks)
+        compiler_hooks->unload();
 }
 
 const char *refcl_platform_profile(void)
@@ -243,6 +259,6 @@ cl_int CL_API_CALL refcl_clUnloadPlatformCompiler(cl_platform_id platform)
 {
     cl_int status = refcl_object_check(platform, REFCL_PLATFORM);
     if (status == CL_SUCCESS)
-        refcl_server_release_idle();
+        refcl_platform_compiler_unload();
     return status;
 }

@@ -8,7 +8,7 @@
  * start-up (~100 ms of relocations and static initialisers per clang
  * process).
  *
- * Protocol on fd 3 (a socket; librefcl's core/server.c):
+ * Protocol on fd 3 (a socket; librefcl's compiler/pool.c):
  *   request: u32 count, then count strings as u32 length + bytes: the job's
  *            working directory, then its argv;
  *   answer:  i32, the job's exit status (0: success).

@@ -235,4 +235,9 @@ void refcl_device_builtins_register(const struct refcl_builtin_list *list);
 /** The registered built-in kernels; none before a registration. */
 const struct refcl_builtin_list *refcl_device_builtins(void);
 
+/** CL_DEVICE_IL_VERSION where the compiler and its SPIR-V translator are
+ *  there: the SPIR-V versions llvm-spirv-15 reads (1.0 to 1.4). */
+#define REFCL_IL_VERSIONS "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
+#define REFCL_IL_MAX_MINOR 4u
+
 #endif /* REFCL_DEVICE_H */

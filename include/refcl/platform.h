@@ -37,11 +37,35 @@ size_t refcl_platform_extensions(const cl_name_version **list);
 #define REFCL_PLATFORM_EXTENSIONS_MAX 4
 
 /**
- * True where the OpenCL C compiler is installed (refcl_toolchain, a few
- * access() calls on first use): the platform and its devices then report
- * FULL_PROFILE and a compiler; else EMBEDDED_PROFILE, builds refused.
+ * What the platform layer must know of the compiler (compiler/, an upper
+ * layer), which registers it at load: whether it is installed, whether it
+ * reads SPIR-V, and how to end its idle processes.
+ */
+struct refcl_compiler_hooks {
+    /** True where the compiler is installed (a few access() calls on the
+     *  first use). */
+    bool (*installed)(void);
+    /** True where it also has its SPIR-V translator. */
+    bool (*reads_il)(void);
+    /** Ends the idle compiler processes (clUnloadPlatformCompiler). */
+    void (*unload)(void);
+};
+
+/** Registers @p hooks (static storage); called once, at load. */
+void refcl_platform_compiler_register(const struct refcl_compiler_hooks *hooks);
+
+/**
+ * True where the OpenCL C compiler is installed: the platform and its
+ * devices then report FULL_PROFILE and a compiler; else EMBEDDED_PROFILE,
+ * builds refused.
  */
 bool refcl_platform_full_profile(void);
+
+/** True where programs can be made from SPIR-V (CL_DEVICE_IL_VERSION). */
+bool refcl_platform_reads_il(void);
+
+/** Ends the compiler's idle processes, if it has any. */
+void refcl_platform_compiler_unload(void);
 
 /** CL_PLATFORM_PROFILE, which every device's CL_DEVICE_PROFILE repeats. */
 const char *refcl_platform_profile(void);

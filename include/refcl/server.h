@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The persistent compiler processes (refcl-compiler, compiler/server/; the pool, core/server.c, below the
- * compiler layer so that clUnloadPlatformCompiler can end them):
+ * The persistent compiler processes (refcl-compiler, compiler/server/; the
+ * pool, compiler/pool.c, which clUnloadPlatformCompiler reaches through the
+ * hooks the compiler registers with the platform layer at load):
  * librefcl keeps a few, spawned at the first job that needs one, so that a
  * build pays for the compile, not for LLVM's start-up. docs/compiler.md.
  */

@@ -56,10 +56,6 @@ struct refcl_toolchain {
 /** The compiler, or NULL where it is not installed (or REFCL_COMPILER=0). */
 const struct refcl_toolchain *refcl_toolchain(void);
 
-/** CL_DEVICE_IL_VERSION where the compiler and its SPIR-V translator are
- *  there: the SPIR-V versions llvm-spirv-15 reads (1.0 to 1.4). */
-#define REFCL_IL_VERSIONS "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
-#define REFCL_IL_MAX_MINOR 4u
 
 /** Whether programs can be made from SPIR-V: the compiler with its
  *  translator. */

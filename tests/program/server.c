@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * program/server: builds through the persistent compiler process
- * (refcl-compiler; the pool: core/server.c), found as a child of this process
+ * (refcl-compiler; the pool: compiler/pool.c), found as a child of this process
  * (/proc/self/task/N/children, named by /proc/PID/comm). The server killed
  * while idle (the next build spawns another and works), killed during a
  * build (that build fails with CL_BUILD_PROGRAM_FAILURE and a log naming

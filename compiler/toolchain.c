@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "refcl/platform.h"
+#include "refcl/server.h"
 #include "refcl/toolchain.h"
 #include "refcl/version.h"
 
@@ -129,4 +131,21 @@ const struct refcl_toolchain *refcl_toolchain(void)
 {
     pthread_once(&once, find);
     return found;
+}
+
+static bool installed(void)
+{
+    return refcl_toolchain() != NULL;
+}
+
+/* The platform layer, below this one, learns at load what it reports of
+ * the compiler and how clUnloadPlatformCompiler ends its processes. */
+__attribute__((constructor)) static void compiler_register(void)
+{
+    static const struct refcl_compiler_hooks hooks = {
+        .installed = installed,
+        .reads_il = refcl_toolchain_reads_il,
+        .unload = refcl_server_release_idle,
+    };
+    refcl_platform_compiler_register(&hooks);
 }
