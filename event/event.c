@@ -2,7 +2,8 @@
 /*
  * Events: their life cycle and callbacks, user events, clWaitForEvents,
  * clGetEventInfo and clGetEventProfilingInfo, retain/release. The commands
- * behind command events run in event/executor.c.
+ * behind command events run in their queue's executor (queue/executor.c),
+ * which registers what this layer must know of queues at load.
  *
  * Status only moves forward (QUEUED 3 > SUBMITTED 2 > RUNNING 1 > COMPLETE
  * 0 > errors), so "a status reached" is status <= that status. Every
@@ -25,7 +26,6 @@
 #include "refcl/device.h"
 #include "refcl/event.h"
 #include "refcl/info.h"
-#include "refcl/queue.h"
 
 struct refcl_callback {
     void(CL_CALLBACK *fn)(cl_event event, cl_int status, void *user_data);
@@ -92,11 +92,18 @@ bool refcl_spin_until(bool (*done)(const void *arg), const void *arg)
     return false;
 }
 
+static const struct refcl_queue_hooks *queue_hooks;
+
+void refcl_event_queue_register(const struct refcl_queue_hooks *hooks)
+{
+    queue_hooks = hooks;
+}
+
 struct _cl_event *refcl_event_create(struct _cl_context *context,
                                      struct _cl_command_queue *queue,
-                                     cl_command_type type)
+                                     cl_command_type type, bool profiling)
 {
-    struct refcl_object *parent = queue ? &queue->obj : &context->obj;
+    struct refcl_object *parent = queue ? refcl_header(queue) : &context->obj;
     struct _cl_event *event = refcl_object_alloc(REFCL_EVENT, parent,
                                                  context->obj.platform, NULL);
     if (!event)
@@ -104,9 +111,9 @@ struct _cl_event *refcl_event_create(struct _cl_context *context,
     refcl_object_retain(&context->obj);
     event->context = context;
     if (queue) {
-        refcl_object_retain(&queue->obj);
+        refcl_object_retain(refcl_header(queue));
         event->holds_queue = true;
-        event->profiling = refcl_queue_profiling(queue);
+        event->profiling = profiling;
     }
     event->queue = queue;
     event->command_type = type;
@@ -135,7 +142,7 @@ void refcl_event_drop_work(struct _cl_event *event)
         ops->release(event->payload);
     if (event->holds_queue) {
         event->holds_queue = false;
-        refcl_queue_release(event->queue);
+        queue_hooks->release(event->queue);
     }
 }
 
@@ -241,7 +248,7 @@ static void dependents_tell(struct refcl_dep *list, cl_int status)
 {
     while (list) {
         struct refcl_dep *next = list->next;
-        refcl_executor_dep_done(list, status);
+        queue_hooks->dep_done(list, status);
         list = next;
     }
 }
@@ -329,7 +336,7 @@ cl_event CL_API_CALL refcl_clCreateUserEvent(cl_context context,
         return refcl_errcode(
             NULL, refcl_invalid_handle(context, REFCL_CONTEXT), errcode_ret);
     struct _cl_event *event =
-        refcl_event_create(context, NULL, CL_COMMAND_USER);
+        refcl_event_create(context, NULL, CL_COMMAND_USER, false);
     return refcl_errcode(event,
                          event ? CL_SUCCESS
                                : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,

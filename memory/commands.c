@@ -7,7 +7,7 @@
  *
  * Each command checks its arguments on the caller's thread, retains the
  * memory objects it uses and records the addresses it will touch; its work
- * runs on the queue's worker (event/executor.c), which drops those
+ * runs on the queue's worker (queue/executor.c), which drops those
  * references before anyone can see the command complete.
  */
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * The commands that need no kernel: clEnqueueMarkerWithWaitList,
  * clEnqueueBarrierWithWaitList and the OpenCL 1.1 clEnqueueMarker,
  * clEnqueueBarrier and clEnqueueWaitForEvents. They validate here and run
- * in event/executor.c, which gives them their ordering.
+ * in queue/executor.c, which gives them their ordering.
  */
 #include "refcl/api.h"
 #include "refcl/event.h"

@@ -8,7 +8,7 @@
  * exactly those, and nobody else.
  *
  * Locks, in this order (docs/runtime.md "Locks"): a queue's executor lock
- * (event/executor.c), then the lock of an event. An event's lock is one of
+ * (queue/executor.c), then the lock of an event. An event's lock is one of
  * a fixed table of mutexes picked by its address (refcl_event_lock), never
  * freed: a thread that stores a final status may still unlock it after the
  * application has seen the status and destroyed the event. Nobody holds
@@ -38,7 +38,25 @@ struct refcl_dep {
 enum refcl_time { REFCL_TIME_QUEUED, REFCL_TIME_SUBMIT, REFCL_TIME_START,
                   REFCL_TIME_END };
 
-struct refcl_command_ops; /* a command's work (refcl/queue.h) */
+struct _cl_command_queue;
+
+/** What a command does besides taking its place in its queue's order. */
+struct refcl_command_ops {
+    /**
+     * Does the command's work, on its queue's worker with no lock held.
+     * @return CL_COMPLETE, or the negative error the command ends with.
+     */
+    cl_int (*run)(void *payload, struct _cl_command_queue *queue);
+    /** Drops what the command holds (memory objects, ...) and frees
+     *  @p payload; called once, before anyone can see the command
+     *  complete, or when it never runs. May be NULL. */
+    void (*release)(void *payload);
+    /** The work is the host's own and short (a map, an unmap, a small read
+     *  or write): when nothing is ahead of the command in its queue, it
+     *  runs on the calling thread at enqueue, and no worker is woken. */
+    bool on_caller;
+};
+
 
 struct _cl_event {
     struct refcl_object obj;          /**< obj.parent: queue, or context */
@@ -61,7 +79,7 @@ struct _cl_event {
     struct refcl_dep *dependents;     /**< commands waiting for it */
     struct refcl_waiter *waiters;     /**< threads waiting for it */
     /* Scheduling of a command, under its queue's executor lock
-     * (event/executor.c). */
+     * (queue/executor.c). */
     struct _cl_event *next;           /**< its queue's pending list */
     /** What it waits for: the wait list, then queue order (in-order
      *  queues, markers, barriers). Only a failed wait-list event fails the
@@ -82,12 +100,12 @@ REFCL_OBJECT_LAYOUT(REFCL_EVENT, struct _cl_event);
  * Creates the event of a command of @p type on @p queue (status CL_QUEUED,
  * its QUEUED time taken), or a user event when @p queue is NULL (status
  * CL_SUBMITTED). Retains the context, and the queue until the command is
- * done.
+ * done. @p profiling: the queue has CL_QUEUE_PROFILING_ENABLE.
  * @return the event with refcount 1, or NULL when out of memory.
  */
 struct _cl_event *refcl_event_create(struct _cl_context *context,
                                      struct _cl_command_queue *queue,
-                                     cl_command_type type);
+                                     cl_command_type type, bool profiling);
 
 /** Drops one reference; the last one destroys the event. No lock held. */
 void refcl_event_release(struct _cl_event *event);
@@ -169,5 +187,21 @@ cl_int refcl_wait_list_check(const struct _cl_context *context,
  * CL_INVALID_CONTEXT if the events are not all of one context.
  */
 cl_int refcl_event_list_check(cl_uint num_events, const cl_event *event_list);
+
+/**
+ * What the event layer must know of command-queues (queue/, the layer
+ * above), which registers it at load: a command event holds its queue and
+ * tells the queue's executor when something it waits for completes.
+ */
+struct refcl_queue_hooks {
+    /** @p dep's event ended with @p status: its command may now run
+     *  (refcl_executor_dep_done). */
+    void (*dep_done)(struct refcl_dep *dep, cl_int status);
+    /** Drops a command's reference on its queue. */
+    void (*release)(struct _cl_command_queue *queue);
+};
+
+/** Registers @p hooks (static storage); called once, at load. */
+void refcl_event_queue_register(const struct refcl_queue_hooks *hooks);
 
 #endif /* REFCL_EVENT_H */

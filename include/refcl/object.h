@@ -217,6 +217,14 @@ cl_int refcl_handle_retain(void *handle, enum refcl_type type);
 cl_int refcl_handle_release(void *handle, enum refcl_type type,
                             void (*destroy)(struct refcl_object *obj));
 
+/** The header of the object @p handle points to, whatever its type: every
+ *  object starts with it (REFCL_OBJECT_LAYOUT), so a layer can hold an
+ *  object of a layer above without knowing its struct. */
+static inline struct refcl_object *refcl_header(void *handle)
+{
+    return handle;
+}
+
 /** Increments the reference count (relaxed: the caller holds a reference). */
 static inline void refcl_object_retain(struct refcl_object *obj)
 {

@@ -3,7 +3,7 @@
  * refcl's command-queues: host queues on one device of their context,
  * in-order or out-of-order, optionally profiling. Each queue runs its
  * commands on a worker thread of its own, started on the first enqueue,
- * and has a lock and condition variables of its own (event/executor.c):
+ * and has a lock and condition variables of its own (queue/executor.c):
  * its work wakes nobody else, and an idle queue costs nothing.
  */
 #ifndef REFCL_QUEUE_H
@@ -64,23 +64,6 @@ struct refcl_executor *refcl_executor_create(struct _cl_command_queue *queue);
  * @return true if the worker took the queue's context reference over.
  */
 bool refcl_executor_destroy(struct refcl_executor *executor);
-
-/** What a command does besides taking its place in its queue's order. */
-struct refcl_command_ops {
-    /**
-     * Does the command's work, on its queue's worker with no lock held.
-     * @return CL_COMPLETE, or the negative error the command ends with.
-     */
-    cl_int (*run)(void *payload, struct _cl_command_queue *queue);
-    /** Drops what the command holds (memory objects, ...) and frees
-     *  @p payload; called once, before anyone can see the command
-     *  complete, or when it never runs. May be NULL. */
-    void (*release)(void *payload);
-    /** The work is the host's own and short (a map, an unmap, a small read
-     *  or write): when nothing is ahead of the command in its queue, it
-     *  runs on the calling thread at enqueue, and no worker is woken. */
-    bool on_caller;
-};
 
 /** A command for refcl_executor_enqueue. */
 struct refcl_command {

@@ -489,7 +489,8 @@ static struct _cl_event *command_create(struct _cl_command_queue *queue,
                                         const struct refcl_command *command)
 {
     struct _cl_event *event =
-        refcl_event_create(queue->context, queue, command->type);
+        refcl_event_create(queue->context, queue, command->type,
+                           refcl_queue_profiling(queue));
     if (!event) {
         if (command->ops && command->ops->release)
             command->ops->release(command->payload);
@@ -617,4 +618,15 @@ void refcl_executors_teardown(void)
         joined = list;
     }
     free_all(joined);
+}
+
+/* The event layer, below this one, learns at load how a command's event
+ * reaches its queue. */
+__attribute__((constructor)) static void executor_register(void)
+{
+    static const struct refcl_queue_hooks hooks = {
+        .dep_done = refcl_executor_dep_done,
+        .release = refcl_queue_release,
+    };
+    refcl_event_queue_register(&hooks);
 }
