@@ -501,7 +501,7 @@ static struct {
     int threads;
 } c;
 
-/* The loop refcl_saxpy_float runs (kernel/builtin.c). */
+/* The loop refcl_saxpy_float runs (exec/builtin.c). */
 static void saxpy_c(float a, const float *restrict x, float *restrict y,
                     size_t count)
 {

@@ -24,8 +24,6 @@
 #include "refcl/api.h"
 #include "refcl/device.h"
 #include "refcl/info.h"
-#include "refcl/kernel.h"
-#include "refcl/memory.h"
 #include "refcl/platform.h"
 #include "refcl/version.h"
 /* After refcl/compat.h, which picks the CL headers' API version. */
@@ -347,8 +345,8 @@ cl_ulong refcl_local_mem_size(void)
     return topo ? local_mem_size(topo) : LOCAL_MEM_MIN_SIZE;
 }
 
-/* The built-in kernels kernel/builtin.c registers at load; none until. */
-static const struct refcl_builtin *builtin_none(const char *name,
+/* The built-in kernels exec/builtin.c registers at load; none until. */
+static const struct refcl_kernel_desc *builtin_none(const char *name,
                                                 size_t length)
 {
     (void)name;
@@ -633,7 +631,7 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_PRINTF_BUFFER_SIZE:
         /* "Maximum size in bytes of the internal buffer that holds the
          * output of printf calls from a kernel. The minimum value for the
-         * FULL profile is 1 MB": each command's records (kernel/printf.c). */
+         * FULL profile is 1 MB": each command's records (exec/printf.c). */
         return answer_size(q, REFCL_PRINTF_BUFFER_SIZE);
 
     /* Vector widths and floating point. No cl_khr_fp16: the half widths
@@ -744,7 +742,7 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
 
     /* Host command-queues (queue/queue.c: in-order or out-of-order,
      * profiling), and the optional OpenCL 2.x / 3.0 features: non-uniform
-     * work-groups on (kernel/ndrange.c); device-side enqueue, pipes,
+     * work-groups on (exec/ndrange.c); device-side enqueue, pipes,
      * generic address space, work-group collectives, sub-groups off. */
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: /* = CL_DEVICE_QUEUE_PROPERTIES */
         return answer_ulong(q, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |

@@ -71,7 +71,7 @@ static bool same_definition(const struct refcl_abi_kernel *a,
 }
 
 /* The description of argument @p a. */
-static struct refcl_builtin_arg arg_describe(const struct refcl_abi_arg *a)
+static struct refcl_arg_desc arg_describe(const struct refcl_abi_arg *a)
 {
     static const enum refcl_arg_kind kinds[] = {
         [REFCL_ABI_ARG_VALUE] = REFCL_ARG_SCALAR,
@@ -80,7 +80,7 @@ static struct refcl_builtin_arg arg_describe(const struct refcl_abi_arg *a)
         [REFCL_ABI_ARG_LOCAL] = REFCL_ARG_LOCAL,
     };
     bool pointer = a->kind != REFCL_ABI_ARG_VALUE;
-    return (struct refcl_builtin_arg){
+    return (struct refcl_arg_desc){
         .name = a->name,
         .type_name = a->type_name,
         .kind = kinds[a->kind],
@@ -98,19 +98,19 @@ compiled_make(const struct _cl_program *program,
               const struct refcl_abi_kernel *first,
               const struct refcl_abi_kernel *const *per_device)
 {
-    size_t args_bytes = first->num_args * sizeof(struct refcl_builtin_arg);
+    size_t args_bytes = first->num_args * sizeof(struct refcl_arg_desc);
     size_t table_bytes = program->num_devices * sizeof(*per_device);
     struct refcl_compiled *c =
         malloc(sizeof(*c) + args_bytes + table_bytes);
     if (!c)
         return NULL;
-    struct refcl_builtin_arg *args = (struct refcl_builtin_arg *)(c + 1);
+    struct refcl_arg_desc *args = (struct refcl_arg_desc *)(c + 1);
     c->per_device = (const struct refcl_abi_kernel **)((char *)args +
                                                        args_bytes);
     memcpy(c->per_device, per_device, table_bytes);
     for (uint32_t i = 0; i < first->num_args; i++)
         args[i] = arg_describe(&first->args[i]);
-    c->desc = (struct refcl_builtin){.name = first->name,
+    c->desc = (struct refcl_kernel_desc){.name = first->name,
                                      .num_args = first->num_args,
                                      .args = args};
     return c;

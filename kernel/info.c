@@ -116,7 +116,7 @@ cl_int CL_API_CALL refcl_clGetKernelArgInfo(
         return REFCL_FAIL(CL_INVALID_ARG_INDEX, "arg_index %u of %u: \"if "
                           "arg_index is not a valid argument index\"",
                           arg_index, kernel->desc->num_args);
-    const struct refcl_builtin_arg *arg = &kernel->desc->args[arg_index];
+    const struct refcl_arg_desc *arg = &kernel->desc->args[arg_index];
     cl_kernel_arg_address_qualifier address;
     /* "If argument is not an image type and is not declared with the pipe
      * qualifier, CL_KERNEL_ARG_ACCESS_NONE is returned." */

@@ -2,9 +2,10 @@
 /*
  * Kernel objects: clCreateKernel, clCreateKernelsInProgram, clCloneKernel,
  * retain/release, and their argument values (clSetKernelArg,
- * clSetKernelArgSVMPointer, clSetKernelExecInfo). Only programs of
- * built-in kernels have an executable; a program from source is never
- * built. Queries are in kernel/info.c, execution in kernel/ndrange.c.
+ * clSetKernelArgSVMPointer, clSetKernelExecInfo), for programs of built-in
+ * kernels and programs built from source or binaries (kernel/compiled.c
+ * finds the latter's kernels in their executables). Queries are in
+ * kernel/info.c, enqueueing in kernel/enqueue.c, execution in exec/.
  *
  * A kernel holds its program (and so its context); it does not hold the
  * memory objects set as its arguments ("Implementations shall not allow
@@ -28,7 +29,7 @@
 /* Bytes of the argument block of @p builtin (the entries, then the copies
  * of by-value arguments over 8 bytes); with @p block, makes its entries
  * unset, those of the latter pointing to their copies. */
-static size_t args_block(const struct refcl_builtin *builtin,
+static size_t args_block(const struct refcl_kernel_desc *builtin,
                          struct refcl_kernel_arg *block)
 {
     size_t entries = builtin->num_args * sizeof(*block);
@@ -37,7 +38,7 @@ static size_t args_block(const struct refcl_builtin *builtin,
               : NULL;
     size_t at = 0;
     for (cl_uint i = 0; i < builtin->num_args; i++) {
-        const struct refcl_builtin_arg *desc = &builtin->args[i];
+        const struct refcl_arg_desc *desc = &builtin->args[i];
         size_t here = refcl_arg_inline(desc)
                           ? SIZE_MAX
                           : refcl_arg_place(&at, desc->size);
@@ -53,7 +54,7 @@ static size_t args_block(const struct refcl_builtin *builtin,
  * followed by a memset of it all would be compiled into a calloc, which
  * glibc serves without its thread cache (twice the cost of the rest of
  * clCreateKernel). */
-static struct refcl_kernel_arg *args_alloc(const struct refcl_builtin *builtin)
+static struct refcl_kernel_arg *args_alloc(const struct refcl_kernel_desc *builtin)
 {
     struct refcl_kernel_arg *block = malloc(args_block(builtin, NULL));
     if (block)
@@ -62,7 +63,7 @@ static struct refcl_kernel_arg *args_alloc(const struct refcl_builtin *builtin)
 }
 
 struct _cl_kernel *refcl_kernel_create(struct _cl_program *program,
-                                       const struct refcl_builtin *desc,
+                                       const struct refcl_kernel_desc *desc,
                                        struct refcl_compiled *compiled)
 {
     struct refcl_kernel_arg *args =
@@ -110,7 +111,7 @@ void refcl_kernel_release(struct _cl_kernel *kernel)
 }
 
 /* The kernel named @p name in @p program, or NULL. */
-static const struct refcl_builtin *
+static const struct refcl_kernel_desc *
 program_kernel(const struct _cl_program *program, const char *name)
 {
     for (size_t i = 0; i < program->kernel_count; i++)
@@ -123,7 +124,7 @@ program_kernel(const struct _cl_program *program, const char *name)
 static cl_int builtin_kernel(struct _cl_program *program, const char *name,
                              struct _cl_kernel **out)
 {
-    const struct refcl_builtin *builtin = program_kernel(program, name);
+    const struct refcl_kernel_desc *builtin = program_kernel(program, name);
     if (!builtin)
         return REFCL_FAIL(CL_INVALID_KERNEL_NAME, "kernel_name \"%.64s\": "
                           "\"if kernel_name is not found in program\"",
@@ -260,7 +261,7 @@ cl_int CL_API_CALL refcl_clReleaseKernel(cl_kernel kernel)
  * it is one (@p dst keeps its own). */
 static void arg_copy(struct refcl_kernel_arg *dst,
                      const struct refcl_kernel_arg *source,
-                     const struct refcl_builtin_arg *desc)
+                     const struct refcl_arg_desc *desc)
 {
     if (refcl_arg_inline(desc)) {
         *dst = *source;
@@ -370,7 +371,7 @@ static cl_int buffer_arg(const struct _cl_kernel *kernel,
 
 /* An argument passed by value: "arg_value points to the data that is used
  * as the kernel argument value". */
-static cl_int scalar_arg(const struct refcl_builtin_arg *desc,
+static cl_int scalar_arg(const struct refcl_arg_desc *desc,
                          struct refcl_kernel_arg *arg, size_t arg_size,
                          const void *arg_value)
 {
@@ -398,7 +399,7 @@ cl_int CL_API_CALL refcl_clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
         return REFCL_FAIL(CL_INVALID_ARG_INDEX, "arg_index %u of %u: \"if "
                           "arg_index is not a valid argument index\"",
                           arg_index, kernel->desc->num_args);
-    const struct refcl_builtin_arg *desc = &kernel->desc->args[arg_index];
+    const struct refcl_arg_desc *desc = &kernel->desc->args[arg_index];
     struct refcl_kernel_arg *arg = &kernel->args[arg_index];
     /* On an error "the internal state of kernel may only be modified when
      * that error code is CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY":
@@ -427,7 +428,7 @@ cl_int CL_API_CALL refcl_clSetKernelArgSVMPointer(cl_kernel kernel,
         return REFCL_FAIL(CL_INVALID_ARG_INDEX, "arg_index %u of %u: \"if "
                           "arg_index is not a valid argument index\"",
                           arg_index, kernel->desc->num_args);
-    const struct refcl_builtin_arg *desc = &kernel->desc->args[arg_index];
+    const struct refcl_arg_desc *desc = &kernel->desc->args[arg_index];
     /* CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value".
      * The SVM pointer is "the pointer returned by clSVMAlloc or ... a
      * pointer offset into the SVM region" — or, with the fine-grain system

@@ -2,7 +2,7 @@
 /*
  * Program objects without a compiler: clCreateProgramWithSource keeps the
  * source; clCreateProgramWithBuiltInKernels makes a program of refcl's
- * built-in kernels (kernel/builtin.c), built from the start; programs
+ * built-in kernels (exec/builtin.c), built from the start; programs
  * from binaries or IL are refused with the spec's errors (refcl has no
  * binary format and no IL); retain/release, clGetProgramInfo,
  * clSetProgramReleaseCallback and clSetProgramSpecializationConstant.
@@ -16,8 +16,8 @@
 #include "refcl/api.h"
 #include "refcl/context.h"
 #include "refcl/device.h"
+#include "refcl/exec.h"
 #include "refcl/info.h"
-#include "refcl/kernel.h"
 #include "refcl/kernel_abi.h"
 #include "refcl/program.h"
 #include "refcl/toolchain.h"
@@ -451,14 +451,14 @@ static size_t next_name(const char **list, const char **name)
  * kernel name that is not supported by any of the devices in device_list",
  * an empty name included. @return how many, or 0 for that error. */
 static size_t builtins_parse(const char *names,
-                             const struct refcl_builtin **out)
+                             const struct refcl_kernel_desc **out)
 {
     size_t count = 0;
     const char *list = names;
     do {
         const char *name;
         size_t length = next_name(&list, &name);
-        const struct refcl_builtin *builtin =
+        const struct refcl_kernel_desc *builtin =
             refcl_device_builtins()->find(name, length);
         if (!builtin)
             return 0;

@@ -2,7 +2,7 @@
 // printf: each call becomes the stores of one record into the command's
 // printf buffer (refcl/kernel_abi.h), reserved with an atomic add, and
 // the value 0, or -1 when the record does not fit. The host formats the
-// records when the command's work is done (kernel/printf.c).
+// records when the command's work is done (exec/printf.c).
 //
 // It runs on the work-group function, after inlining (a helper's printf
 // is then the kernel's, and its arguments plain values once the allocas
@@ -48,7 +48,7 @@ uint64_t elementBytes(StringRef Length)
 // The conversions of Format, in order (%% reads nothing). The grammar of
 // OpenCL C 3.0 6.15.14.2: % flags width .precision vN length conversion;
 // a specification outside it still takes an argument, as on the host
-// (kernel/printf.c), so that the two agree on which is whose.
+// (exec/printf.c), so that the two agree on which is whose.
 std::vector<Conversion> parseFormat(StringRef Format)
 {
     std::vector<Conversion> Out;

@@ -212,21 +212,21 @@ cl_ulong refcl_local_mem_size(void);
  */
 bool refcl_import_dma_buf_supported(void);
 
-struct refcl_builtin;
+struct refcl_kernel_desc;
 
 /**
  * The built-in kernels, as the device layer lists them
  * (CL_DEVICE_BUILT_IN_KERNELS and its _WITH_VERSION) and the program layer
- * finds them by name. The kernel layer, above both, has them and registers
- * them at load (kernel/builtin.c): a lower layer learns about an upper one
- * through this, never by calling it (docs/architecture.md).
+ * finds them by name. The execution layer, above this one, has them and
+ * registers them at load (exec/builtin.c): a lower layer learns about an
+ * upper one through this, never by calling it (docs/architecture.md).
  */
 struct refcl_builtin_list {
     const char *names;               /**< ';'-separated, in list order */
     const cl_name_version *versions; /**< one per kernel */
     size_t count;
     /** The kernel called @p name (@p length characters), or NULL. */
-    const struct refcl_builtin *(*find)(const char *name, size_t length);
+    const struct refcl_kernel_desc *(*find)(const char *name, size_t length);
 };
 
 /** Registers @p list (static storage), before any other call: at load. */
@@ -239,5 +239,27 @@ const struct refcl_builtin_list *refcl_device_builtins(void);
  *  there: the SPIR-V versions llvm-spirv-15 reads (1.0 to 1.4). */
 #define REFCL_IL_VERSIONS "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
 #define REFCL_IL_MAX_MINOR 4u
+
+/** The most work-items a work-group of a built-in kernel may have:
+ *  CL_KERNEL_WORK_GROUP_SIZE, CL_DEVICE_MAX_WORK_GROUP_SIZE, and each of
+ *  CL_DEVICE_MAX_WORK_ITEM_SIZES (a whole group may lie along any axis).
+ *  Work-groups share host threads, so the bound is not the machine's:
+ *  it keeps a reduction's local memory within a core's cache. */
+#define REFCL_MAX_WORK_GROUP_SIZE 4096u
+
+/** CL_DEVICE_EXECUTION_CAPABILITIES of every refcl device: built-in
+ *  kernels, and native kernels (clEnqueueNativeKernel). */
+#define REFCL_EXEC_CAPABILITIES (CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL)
+
+/** CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: the spec's minimum, 64 KiB. */
+#define REFCL_MAX_CONSTANT_BUFFER_SIZE (64u * 1024u)
+
+/** CL_DEVICE_PRINTF_BUFFER_SIZE: the bytes of records each command of a
+ *  kernel that calls printf gets ("1 MB" at least, full profile). */
+#define REFCL_PRINTF_BUFFER_SIZE (1024u * 1024u)
+
+/** Bytes of CL_DEVICE_MEM_BASE_ADDR_ALIGN (1024 bits): the alignment of
+ *  every allocation and of every sub-buffer's origin. */
+#define REFCL_MEM_BASE_ALIGN 128u
 
 #endif /* REFCL_DEVICE_H */

@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "refcl/device.h"
 #include "refcl/object.h"
 
 /** Where a memory object's bytes live, and so what destroying it frees. */
@@ -144,10 +145,6 @@ void refcl_storage_free(void *bytes, size_t size);
 /** Sizes refcl_storage_alloc maps in huge pages where it can: where one
  *  page in two (at most) left untouched is cheap next to the whole. */
 #define REFCL_STORAGE_HUGE_MIN ((size_t)4 * 1024 * 1024)
-
-/** Bytes of CL_DEVICE_MEM_BASE_ADDR_ALIGN (1024 bits): the alignment of
- *  every allocation and of every sub-buffer's origin. */
-#define REFCL_MEM_BASE_ALIGN 128u
 
 /** The memory-flags bits refcl accepts at buffer creation. */
 #define REFCL_MEM_ACCESS_FLAGS \

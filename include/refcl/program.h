@@ -16,7 +16,7 @@
 #include "refcl/compiler.h"
 #include "refcl/object.h"
 
-struct refcl_builtin; /* refcl/kernel.h */
+struct refcl_kernel_desc; /* refcl/kernel.h */
 
 /** The build options of an executable that change how its kernels run. */
 struct refcl_run_options {
@@ -61,7 +61,7 @@ struct _cl_program {
     struct refcl_build *builds;  /**< one per device of the program */
     /** Built-in kernels, in the order kernel_names gave them (owned);
      *  NULL for a program from source. */
-    const struct refcl_builtin **kernels;
+    const struct refcl_kernel_desc **kernels;
     size_t kernel_count;
     char *kernel_names;          /**< CL_PROGRAM_KERNEL_NAMES, owned */
     /** Kernel objects made from the program and not yet destroyed:

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * clEnqueueNDRangeKernel and clEnqueueTask: every check of OpenCL 3.0,
- * then a command that runs the kernel over the range, spread over the
- * compute units of the queue's device (refcl_device_run).
+ * then a command (struct refcl_launch) that the execution layer runs over
+ * the range, spread over the compute units of the queue's device
+ * (exec/ndrange.c).
  *
  * The command takes a snapshot of the kernel's arguments at enqueue ("The
  * argument data is used by all API calls that enqueue the kernel until the
@@ -19,15 +20,11 @@
  * CL_KERNEL_WORK_GROUP_SIZE or what the kernel's __local arguments hold,
  * whichever is less (docs/built-in-kernels.md).
  *
- * Compiled kernels (docs/kernels.md) run work-group by work-group through
- * their executable's `run`, each piece with one block of its own for the
- * kernel's __local variables, its __local arguments and the work-items'
- * frames, reused from group to group. Their pointers have no known extent:
- * they get the address, unchecked. With no local size, refcl chooses the
+ * Compiled kernels' pointers (docs/kernels.md) have no known extent: they
+ * get the address, unchecked. With no local size, refcl chooses the
  * required work-group size, or a large group along x (the pass vectorizes
  * that loop), smaller for kernels with barriers, dividing the global size
- * where groups must be uniform. A fault in a work-group ends the command
- * with CL_OUT_OF_RESOURCES, as an abnormally terminated kernel.
+ * where groups must be uniform.
  *
  * Where the specification leaves behaviour undefined, refcl refuses
  * (CL_INVALID_KERNEL_ARGS) rather than corrupt memory: a work-item that
@@ -42,19 +39,12 @@
 #include "refcl/api.h"
 #include "refcl/device.h"
 #include "refcl/event.h"
+#include "refcl/exec.h"
 #include "refcl/kernel.h"
 #include "refcl/kernel_abi.h"
 #include "refcl/memory.h"
 #include "refcl/program.h"
 #include "refcl/queue.h"
-#include "refcl/workers.h"
-
-/* Pieces a command is cut into per compute unit: enough for the units to
- * even out, few enough that each is long. */
-#define PIECES_PER_UNIT 4
-/* Work-items a piece runs at least: a piece shorter than this costs more
- * to hand to another thread than it takes to run. */
-#define MIN_PIECE_ITEMS 16384
 
 /* The range as the application gave it. */
 struct request {
@@ -62,27 +52,6 @@ struct request {
     const size_t *offset;
     const size_t *global;
     const size_t *local;
-};
-
-/* A kernel-instance, ready to run. */
-struct ndrange_command {
-    struct _cl_kernel *kernel;   /* held */
-    const struct refcl_builtin *desc;
-    /** A compiled kernel: its entry in the executable of the device. */
-    const struct refcl_abi_kernel *compiled;
-    struct refcl_ndrange range;
-    /* One entry per argument of the kernel, after the command itself. */
-    union refcl_arg_value *args; /* as the code sees them */
-    struct _cl_mem **held;       /* buffers, or NULL */
-    size_t *local_at;            /* __local: scratch offset */
-    size_t scratch;       /* __local bytes of one work-group */
-    size_t work;          /* items (element-wise) or work-groups */
-    size_t per_piece;     /* of work */
-    size_t pieces;
-    atomic_bool out_of_memory; /* a piece could not get its scratch */
-    atomic_bool faulted;       /* a compiled work-group faulted */
-    /** Its work-items' printf records, if the kernel calls printf. */
-    struct refcl_abi_printf *printf_buffer;
 };
 
 /* Bytes of an argument the range reaches (0: none), SIZE_MAX if that does
@@ -232,12 +201,13 @@ static cl_int args_set_check(const struct _cl_kernel *kernel)
 
 /* The work-items of a group that __local memory leaves room for, with no
  * local size given; 0 if an argument cannot hold even one. */
-static size_t local_room(const struct ndrange_command *c)
+static size_t local_room(const struct refcl_launch *c,
+                         const struct _cl_kernel *kernel)
 {
     size_t most = REFCL_MAX_WORK_GROUP_SIZE;
     for (cl_uint i = 0; i < c->desc->num_args; i++) {
-        const struct refcl_builtin_arg *desc = &c->desc->args[i];
-        size_t fits = c->kernel->args[i].local_size / desc->size;
+        const struct refcl_arg_desc *desc = &c->desc->args[i];
+        size_t fits = kernel->args[i].local_size / desc->size;
         if (desc->extent == REFCL_EXTENT_GROUP_ITEMS && fits < most)
             most = fits;
     }
@@ -247,7 +217,7 @@ static size_t local_room(const struct ndrange_command *c)
 /* The local size of a compiled kernel given none: the required one, else
  * (L, 1, 1), L the largest size up to the kernel's limit along x (a
  * divisor of the global size when groups must be uniform). */
-static void compiled_local_choose(struct ndrange_command *c, bool uniform)
+static void compiled_local_choose(struct refcl_launch *c, bool uniform)
 {
     struct refcl_ndrange *r = &c->range;
     if (required_size(c->compiled, 0)) {
@@ -264,7 +234,8 @@ static void compiled_local_choose(struct ndrange_command *c, bool uniform)
 }
 
 /* The range's geometry, the local size chosen when none is given. */
-static cl_int range_fill(struct ndrange_command *c, bool uniform,
+static cl_int range_fill(struct refcl_launch *c,
+                         const struct _cl_kernel *kernel, bool uniform,
                          const struct request *req)
 {
     struct refcl_ndrange *r = &c->range;
@@ -281,7 +252,7 @@ static cl_int range_fill(struct ndrange_command *c, bool uniform,
         /* "the OpenCL runtime may choose a uniform or non-uniform
          * work-group size": as many work-items along dimension 0 as the
          * kernel takes. */
-        size_t most = local_room(c);
+        size_t most = local_room(c, kernel);
         if (most == 0)
             return REFCL_FAIL(CL_INVALID_KERNEL_ARGS, "a __local argument "
                               "too small for one work-item");
@@ -296,7 +267,7 @@ static cl_int range_fill(struct ndrange_command *c, bool uniform,
 }
 
 /* Elements of an argument the range reaches; SIZE_MAX if past any size. */
-static size_t reach_elements(const struct refcl_builtin_arg *desc,
+static size_t reach_elements(const struct refcl_arg_desc *desc,
                              const struct refcl_ndrange *r)
 {
     switch (desc->extent) {
@@ -315,11 +286,12 @@ static size_t reach_elements(const struct refcl_builtin_arg *desc,
 
 /* A __global or __constant argument: its address and the bytes it may
  * reach, from the buffer or SVM allocation it points to. */
-static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
+static cl_int pointer_arg(struct refcl_launch *c,
+                          const struct _cl_kernel *kernel, cl_uint i,
                           struct reach *reach)
 {
-    const struct refcl_kernel_arg *arg = &c->kernel->args[i];
-    const struct _cl_context *context = c->kernel->context;
+    const struct refcl_kernel_arg *arg = &kernel->args[i];
+    const struct _cl_context *context = kernel->context;
     *reach = (struct reach){arg->value.ptr, 0};
     if (arg->svm) {
         reach->room = reach->ptr ? refcl_kernel_svm_room(context, reach->ptr)
@@ -342,7 +314,7 @@ static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
     /* The bytes of an import of read-only memory are never written
      * (refcl/memory.h): a kernel that writes its argument is refused as
      * the memory commands that write are. */
-    const struct refcl_builtin_arg *desc = &c->desc->args[i];
+    const struct refcl_arg_desc *desc = &c->desc->args[i];
     if (desc->kind == REFCL_ARG_GLOBAL &&
         !(desc->qualifier & CL_KERNEL_ARG_TYPE_CONST) &&
         refcl_mem_writable(arg->mem) != CL_SUCCESS)
@@ -373,10 +345,11 @@ static cl_int pointer_arg(struct ndrange_command *c, cl_uint i,
 
 /* Takes the snapshot of argument @p i, checking that every work-item
  * stays within what it points to. */
-static cl_int arg_take(struct ndrange_command *c, cl_uint i)
+static cl_int arg_take(struct refcl_launch *c,
+                       const struct _cl_kernel *kernel, cl_uint i)
 {
-    const struct refcl_builtin_arg *desc = &c->desc->args[i];
-    const struct refcl_kernel_arg *arg = &c->kernel->args[i];
+    const struct refcl_arg_desc *desc = &c->desc->args[i];
+    const struct refcl_kernel_arg *arg = &kernel->args[i];
     size_t need = size_mul(reach_elements(desc, &c->range), desc->size);
     struct reach reach = {NULL, 0};
     switch (desc->kind) {
@@ -398,7 +371,7 @@ static cl_int arg_take(struct ndrange_command *c, cl_uint i)
                       REFCL_MEM_BASE_ALIGN * REFCL_MEM_BASE_ALIGN;
         return CL_SUCCESS;
     default: {
-        cl_int status = pointer_arg(c, i, &reach);
+        cl_int status = pointer_arg(c, kernel, i, &reach);
         if (status != CL_SUCCESS)
             return status;
         /* Past the end, through NULL, or misaligned for its type. */
@@ -416,92 +389,10 @@ static cl_int arg_take(struct ndrange_command *c, cl_uint i)
     }
 }
 
-/* Cuts the work into pieces for the device's compute units. The products
- * fit in a size_t: every kernel has an argument that reaches one element
- * per work-item, and arg_take has checked that a buffer holds them. */
-static void pieces_plan(struct ndrange_command *c,
-                        const struct _cl_device_id *device)
+/* How a finished command lets go of its kernel (struct refcl_launch). */
+static void kernel_let_go(struct refcl_object *kernel)
 {
-    const struct refcl_ndrange *r = &c->range;
-    size_t group_items = r->local[0] * r->local[1] * r->local[2];
-    size_t min_work = MIN_PIECE_ITEMS;
-    c->work = r->global[0] * r->global[1] * r->global[2];
-    if (c->desc->group || c->compiled) {
-        c->work = r->groups[0] * r->groups[1] * r->groups[2];
-        min_work = (MIN_PIECE_ITEMS + group_items - 1) / group_items;
-    }
-    size_t target = (size_t)device->compute_units * PIECES_PER_UNIT;
-    size_t per_piece = (c->work + target - 1) / target;
-    c->per_piece = per_piece > min_work ? per_piece : min_work;
-    c->pieces = (c->work + c->per_piece - 1) / c->per_piece;
-}
-
-static void command_free(struct ndrange_command *c)
-{
-    for (cl_uint i = 0; i < c->desc->num_args; i++)
-        if (c->held[i])
-            refcl_mem_release(c->held[i]);
-    refcl_kernel_release(c->kernel);
-    refcl_printf_free(c->printf_buffer);
-    free(c);
-}
-
-static size_t round_up(size_t bytes, size_t align)
-{
-    return (bytes + align - 1) / align * align;
-}
-
-/* Bytes of a command for @p builtin: the command, its entries per
- * argument, then the copies of by-value arguments over 8 bytes; with
- * @p c, points the entries to their places in it. */
-static size_t command_layout(const struct refcl_builtin *builtin,
-                             struct ndrange_command *c)
-{
-    size_t n = builtin->num_args;
-    size_t at_args = round_up(sizeof(*c), sizeof(union refcl_arg_value));
-    size_t at_held = at_args + n * sizeof(*c->args);
-    size_t at_local = at_held + n * sizeof(*c->held);
-    size_t end = at_local + n * sizeof(*c->local_at);
-    unsigned char *base = (unsigned char *)c;
-    unsigned char *copies = c ? refcl_arg_copies_start(base + end) : NULL;
-    if (c) {
-        c->args = (union refcl_arg_value *)(base + at_args);
-        c->held = (struct _cl_mem **)(base + at_held);
-        c->local_at = (size_t *)(base + at_local);
-    }
-    size_t at = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct refcl_builtin_arg *desc = &builtin->args[i];
-        if (refcl_arg_inline(desc))
-            continue;
-        size_t here = refcl_arg_place(&at, desc->size);
-        if (c)
-            c->args[i].ptr = copies + here;
-    }
-    return at ? end + REFCL_ARG_ALIGN_MAX - 1 + at : end;
-}
-
-/* The bytes of a compiled kernel's own __local variables, rounded up so
- * that what follows them stays aligned; 0 for a built-in kernel. */
-static size_t kernel_local_bytes(const struct ndrange_command *c)
-{
-    return c->compiled ? round_up(c->compiled->local_bytes, REFCL_ABI_ALIGN)
-                       : 0;
-}
-
-/* A zeroed command for @p kernel, sized by its arguments, or NULL
- * (malloc and memset: glibc's calloc skips the thread cache). */
-static struct ndrange_command *command_alloc(struct _cl_kernel *kernel)
-{
-    size_t bytes = command_layout(kernel->desc, NULL);
-    struct ndrange_command *c = malloc(bytes);
-    if (!c)
-        return NULL;
-    memset(c, 0, bytes);
-    command_layout(kernel->desc, c);
-    c->kernel = kernel;
-    c->desc = kernel->desc;
-    return c;
+    refcl_kernel_release((struct _cl_kernel *)kernel);
 }
 
 /* The command for @p kernel over @p req on @p queue's device: the
@@ -510,17 +401,17 @@ static cl_int command_make(struct _cl_kernel *kernel,
                            const struct refcl_abi_kernel *entry, bool uniform,
                            const struct _cl_device_id *device,
                            const struct request *req,
-                           struct ndrange_command **out)
+                           struct refcl_launch **out)
 {
-    struct ndrange_command *c = command_alloc(kernel);
+    struct refcl_launch *c = refcl_launch_alloc(kernel->desc);
     if (!c)
         return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     c->compiled = entry;
-    cl_int status = range_fill(c, uniform, req);
+    cl_int status = range_fill(c, kernel, uniform, req);
     for (cl_uint i = 0; status == CL_SUCCESS && i < c->desc->num_args;
          i++)
-        status = arg_take(c, i);
-    size_t local_total = c->scratch + kernel_local_bytes(c);
+        status = arg_take(c, kernel, i);
+    size_t local_total = c->scratch + refcl_launch_kernel_local_bytes(c);
     if (status == CL_SUCCESS && local_total > refcl_local_mem_size())
         status = REFCL_FAIL(CL_OUT_OF_RESOURCES, "%zu bytes of __local "
                             "memory: \"insufficient resources needed to "
@@ -537,228 +428,15 @@ static cl_int command_make(struct _cl_kernel *kernel,
         return status;
     }
     refcl_object_retain(&kernel->obj);
+    c->owner = &kernel->obj;
+    c->owner_release = kernel_let_go;
     for (cl_uint i = 0; i < c->desc->num_args; i++)
         if (c->held[i])
             refcl_mem_retain(c->held[i]);
-    pieces_plan(c, device);
+    refcl_launch_plan(c, device);
     *out = c;
     return CL_SUCCESS;
 }
-
-/* ---- running ------------------------------------------------------------ */
-
-/* Items [first, first + count) of an element-wise kernel, in row-major
- * order over the global range, as rows of elements. */
-static void items_run(const struct ndrange_command *c, size_t first,
-                      size_t count)
-{
-    const struct refcl_ndrange *r = &c->range;
-    size_t row = first / r->global[0];
-    size_t column = first % r->global[0];
-    while (count) {
-        size_t y = r->offset[1] + row % r->global[1];
-        size_t z = r->offset[2] + row / r->global[1];
-        size_t base = r->offset[0] + column + r->extent[0] *
-                                                  (y + r->extent[1] * z);
-        size_t length = r->global[0] - column;
-        length = length < count ? length : count;
-        c->desc->items(c->args, base, length);
-        count -= length;
-        column = 0;
-        row++;
-    }
-}
-
-static void items_piece(void *arg, size_t index)
-{
-    const struct ndrange_command *c = arg;
-    size_t first = index * c->per_piece;
-    size_t left = c->work - first;
-    items_run(c, first, left < c->per_piece ? left : c->per_piece);
-}
-
-/* Work-group @p id of the range. */
-static struct refcl_group group_at(const struct refcl_ndrange *r, size_t id)
-{
-    struct refcl_group g = {.range = r, .id = id};
-    size_t rest = id;
-    for (cl_uint d = 0; d < 3; d++) {
-        size_t index = rest % r->groups[d];
-        size_t start = index * r->local[d];
-        rest /= r->groups[d];
-        g.origin[d] = r->offset[d] + start;
-        g.size[d] = r->global[d] - start < r->local[d] ? r->global[d] - start
-                                                       : r->local[d];
-    }
-    return g;
-}
-
-/* The piece's own __local memory and, after it, its own argument values
- * pointing there; NULL when out of memory. Freed with free(). */
-static void *scratch_alloc(const struct ndrange_command *c,
-                           union refcl_arg_value **args)
-{
-    size_t n = c->desc->num_args;
-    size_t at_args = round_up(c->scratch, REFCL_MEM_BASE_ALIGN);
-    size_t bytes = round_up(at_args + n * sizeof(**args),
-                            REFCL_MEM_BASE_ALIGN);
-    unsigned char *scratch = aligned_alloc(REFCL_MEM_BASE_ALIGN, bytes);
-    if (!scratch)
-        return NULL;
-    *args = (union refcl_arg_value *)(scratch + at_args);
-    memcpy(*args, c->args, n * sizeof(**args));
-    for (size_t i = 0; i < n; i++)
-        if (c->desc->args[i].kind == REFCL_ARG_LOCAL)
-            (*args)[i].ptr = scratch + c->local_at[i];
-    return scratch;
-}
-
-/* Work-groups of a work-group kernel, each with __local memory of the
- * piece's own, reused from group to group as a compute unit would. */
-static void groups_piece(void *arg, size_t index)
-{
-    struct ndrange_command *c = arg;
-    union refcl_arg_value *args = c->args;
-    void *scratch = NULL;
-    if (c->scratch && !(scratch = scratch_alloc(c, &args))) {
-        atomic_store(&c->out_of_memory, true);
-        return;
-    }
-    size_t first = index * c->per_piece;
-    size_t end = first + c->per_piece < c->work ? first + c->per_piece
-                                                : c->work;
-    for (size_t id = first; id < end; id++) {
-        struct refcl_group group = group_at(&c->range, id);
-        c->desc->group(args, &group);
-    }
-    free(scratch);
-}
-
-/* The memory of one piece of a compiled kernel, and where it is. */
-struct compiled_piece {
-    const struct ndrange_command *c;
-    size_t first, end;             /* its work-groups */
-    void *local_mem;               /* the kernel's __local variables */
-    void *frames;                  /* the work-items' frames, or NULL */
-    union refcl_arg_value *args;   /* __local arguments pointing here */
-};
-
-/* One block for @p p: the kernel's __local variables, the __local
- * arguments (c->scratch), the frames of a whole group, then the argument
- * values; NULL when out of memory. Freed with free(). */
-static void *compiled_alloc(struct compiled_piece *p)
-{
-    const struct ndrange_command *c = p->c;
-    const struct refcl_ndrange *r = &c->range;
-    size_t n = c->desc->num_args;
-    size_t at_scratch = kernel_local_bytes(c);
-    size_t at_frames = at_scratch + round_up(c->scratch, REFCL_ABI_ALIGN);
-    size_t frames = c->compiled->frame_bytes * r->local[0] * r->local[1] *
-                    r->local[2];
-    size_t at_args = at_frames + round_up(frames, REFCL_ABI_ALIGN);
-    size_t bytes = round_up(at_args + n * sizeof(*p->args), REFCL_ABI_ALIGN);
-    unsigned char *block = aligned_alloc(REFCL_ABI_ALIGN, bytes);
-    if (!block)
-        return NULL;
-    p->local_mem = block;
-    p->frames = frames ? block + at_frames : NULL;
-    p->args = (union refcl_arg_value *)(block + at_args);
-    memcpy(p->args, c->args, n * sizeof(*p->args));
-    for (size_t i = 0; i < n; i++)
-        if (c->desc->args[i].kind == REFCL_ARG_LOCAL)
-            p->args[i].ptr = block + at_scratch + c->local_at[i];
-    return block;
-}
-
-/* The parts of work-group @p id of @p r that change from group to group. */
-static void abi_group_at(struct refcl_abi_group *g,
-                         const struct refcl_ndrange *r, size_t id)
-{
-    for (cl_uint d = 0; d < 3; d++) {
-        size_t index = id % r->groups[d];
-        size_t start = index * r->local[d];
-        id /= r->groups[d];
-        g->group_id[d] = index;
-        g->local_size[d] = r->global[d] - start < r->local[d]
-                               ? r->global[d] - start
-                               : r->local[d];
-    }
-}
-
-/* The work-groups of a piece, through the kernel's `run`: the body that
- * refcl_fault_catch guards. */
-static void compiled_groups(void *arg)
-{
-    const struct compiled_piece *p = arg;
-    const struct refcl_ndrange *r = &p->c->range;
-    struct refcl_abi_group g = {.work_dim = r->dims,
-                                .local_mem = p->local_mem,
-                                .frames = p->frames,
-                                .printf_buffer = p->c->printf_buffer};
-    for (cl_uint d = 0; d < 3; d++) {
-        g.global_offset[d] = r->offset[d];
-        g.global_size[d] = r->global[d];
-        g.enqueued_local_size[d] = r->local[d];
-        g.num_groups[d] = r->groups[d];
-    }
-    refcl_abi_run *run = p->c->compiled->run;
-    const refcl_abi_slot *slots = (const refcl_abi_slot *)p->args;
-    for (size_t id = p->first; id < p->end; id++) {
-        abi_group_at(&g, r, id);
-        run(slots, &g);
-    }
-}
-
-/* Work-groups of a compiled kernel; none once a piece has faulted (the
- * command has failed). */
-static void compiled_piece(void *arg, size_t index)
-{
-    struct ndrange_command *c = arg;
-    if (atomic_load_explicit(&c->faulted, memory_order_relaxed))
-        return;
-    struct compiled_piece p = {.c = c, .first = index * c->per_piece};
-    p.end = c->work - p.first < c->per_piece ? c->work
-                                             : p.first + c->per_piece;
-    void *block = compiled_alloc(&p);
-    if (!block) {
-        atomic_store(&c->out_of_memory, true);
-        return;
-    }
-    if (!refcl_fault_catch(compiled_groups, &p))
-        atomic_store(&c->faulted, true);
-    free(block);
-}
-
-static cl_int ndrange_run(void *payload, struct _cl_command_queue *queue)
-{
-    struct ndrange_command *c = payload;
-    refcl_device_run(queue->device, c->pieces,
-                     c->compiled         ? compiled_piece
-                     : c->desc->group ? groups_piece
-                                         : items_piece,
-                     c);
-    /* "When the event that is associated with a particular kernel
-     * invocation is completed, the output of all printf() calls executed
-     * by this kernel invocation is flushed to the implementation-defined
-     * output stream": every piece has joined, the event is not yet
-     * complete. */
-    if (c->printf_buffer)
-        refcl_printf_flush(c->printf_buffer, stdout);
-    /* A piece without its __local memory did not run, a faulting one did
-     * not finish: the command ends with the error, as an abnormally
-     * terminated kernel does. */
-    return atomic_load(&c->out_of_memory) || atomic_load(&c->faulted)
-               ? CL_OUT_OF_RESOURCES
-               : CL_COMPLETE;
-}
-
-static void ndrange_release(void *payload)
-{
-    command_free(payload);
-}
-
-static const struct refcl_command_ops ndrange_ops = {
-    .run = ndrange_run, .release = ndrange_release};
 
 /* An empty range: no work, but its place in the queue and its event. Not
  * a marker: "an enqueued kernel with no events passed to event_wait_list
@@ -819,12 +497,12 @@ static cl_int enqueue(cl_command_queue queue, cl_kernel kernel,
         .ops = &nothing_ops,
     };
     if (!range_empty(req)) {
-        struct ndrange_command *c = NULL;
+        struct refcl_launch *c = NULL;
         status = command_make(kernel, entry, uniform, queue->device, req,
                               &c);
         if (status != CL_SUCCESS)
             return status;
-        command.ops = &ndrange_ops;
+        command.ops = &refcl_launch_ops;
         command.payload = c;
     }
     return refcl_executor_enqueue(queue, &command, event);

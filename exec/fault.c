@@ -4,7 +4,7 @@
  * raises SIGSEGV or SIGBUS on the thread that runs it; SIGFPE is caught
  * too, though the work-group pass keeps integer division from trapping
  * (compiler/pass/division.cpp). refcl catches the
- * signal there and ends the command with an error (kernel/ndrange.c)
+ * signal there and ends the command with an error (exec/ndrange.c)
  * rather than let the application die. The handler is process-wide and
  * installed at the first run of a compiled kernel: for a fault on a thread
  * not inside a kernel, it hands the signal to the handler it replaced (or
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "refcl/kernel.h"
+#include "refcl/exec.h"
 
 /* Bytes of each thread's alternate signal stack: the handler only jumps
  * or chains, but a chained handler (a sanitizer's) needs room. */

@@ -7,7 +7,7 @@
  */
 #include <stdint.h>
 
-#include "refcl/kernel.h"
+#include "refcl/exec.h"
 #include "refcl/memory.h"
 
 /* Every memory object refcl makes is a buffer (no images or pipes can be

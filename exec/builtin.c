@@ -4,11 +4,11 @@
  * be useful for testing an OpenCL harness and, together, to exercise every
  * kind of kernel argument (global and constant buffers or SVM pointers, a
  * __local size, scalars of 1, 4 and 8 bytes) and real work-group semantics
- * (a reduction through local memory); refcl_args64 (kernel/args64.c) takes
+ * (a reduction through local memory); refcl_args64 (exec/args64.c) takes
  * 64 arguments of every kind and size. docs/built-in-kernels.md gives each
  * one's signature and result.
  *
- * Element-wise kernels get rows of elements (refcl_builtin.items): the
+ * Element-wise kernels get rows of elements (refcl_kernel_desc.items): the
  * grouping of their work-items cannot be seen, so a row runs as one tight
  * loop, whatever the work-group size. This file is built with -O3 so that
  * those loops are vectorised.
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "refcl/device.h"
-#include "refcl/kernel.h"
+#include "refcl/exec.h"
 
 #define KERNEL_VERSION CL_MAKE_VERSION(1, 0, 0)
 
@@ -38,7 +38,7 @@ static void fill_uchar(const union refcl_arg_value *args, size_t first,
     memset((cl_uchar *)args[0].ptr + first, args[1].u8, count);
 }
 
-static const struct refcl_builtin_arg fill_uchar_args[] = {
+static const struct refcl_arg_desc fill_uchar_args[] = {
     GLOBAL("dst", uchar, NONE, REFCL_EXTENT_ITEMS),
     SCALAR("value", uchar),
 };
@@ -54,7 +54,7 @@ static void fill_ulong(const union refcl_arg_value *args, size_t first,
         dst[i] = value;
 }
 
-static const struct refcl_builtin_arg fill_ulong_args[] = {
+static const struct refcl_arg_desc fill_ulong_args[] = {
     GLOBAL("dst", ulong, NONE, REFCL_EXTENT_ITEMS),
     SCALAR("value", ulong),
 };
@@ -71,7 +71,7 @@ static void iota_uint(const union refcl_arg_value *args, size_t first,
         dst[i] = base + (cl_uint)i;
 }
 
-static const struct refcl_builtin_arg iota_uint_args[] = {
+static const struct refcl_arg_desc iota_uint_args[] = {
     GLOBAL("dst", uint, NONE, REFCL_EXTENT_ITEMS),
     SCALAR("start", uint),
 };
@@ -87,7 +87,7 @@ static void copy_uint(const union refcl_arg_value *args, size_t first,
             (const cl_uint *)args[1].ptr + first, count * sizeof(cl_uint));
 }
 
-static const struct refcl_builtin_arg copy_uint_args[] = {
+static const struct refcl_arg_desc copy_uint_args[] = {
     GLOBAL("dst", uint, NONE, REFCL_EXTENT_ITEMS),
     GLOBAL("src", uint, CONST, REFCL_EXTENT_ITEMS),
 };
@@ -105,7 +105,7 @@ static void lookup_uchar(const union refcl_arg_value *args, size_t first,
         dst[i] = table[src[i]];
 }
 
-static const struct refcl_builtin_arg lookup_uchar_args[] = {
+static const struct refcl_arg_desc lookup_uchar_args[] = {
     GLOBAL("dst", uchar, NONE, REFCL_EXTENT_ITEMS),
     GLOBAL("src", uchar, CONST, REFCL_EXTENT_ITEMS),
     {"table", "uchar*", REFCL_ARG_CONSTANT, CONST, sizeof(cl_uchar),
@@ -125,7 +125,7 @@ static void saxpy_float(const union refcl_arg_value *args, size_t first,
         y[i] = a * x[i] + y[i];
 }
 
-static const struct refcl_builtin_arg saxpy_float_args[] = {
+static const struct refcl_arg_desc saxpy_float_args[] = {
     SCALAR("a", float),
     GLOBAL("x", float, CONST, REFCL_EXTENT_ITEMS),
     GLOBAL("y", float, NONE, REFCL_EXTENT_ITEMS),
@@ -146,7 +146,7 @@ static void cpu_id(const union refcl_arg_value *args, size_t first,
         dst[i] = value;
 }
 
-static const struct refcl_builtin_arg cpu_id_args[] = {
+static const struct refcl_arg_desc cpu_id_args[] = {
     GLOBAL("dst", uint, NONE, REFCL_EXTENT_ITEMS),
 };
 
@@ -180,7 +180,7 @@ static void reduce_add_uint(const union refcl_arg_value *args,
     sums[g->id] = scratch[0];
 }
 
-static const struct refcl_builtin_arg reduce_add_uint_args[] = {
+static const struct refcl_arg_desc reduce_add_uint_args[] = {
     GLOBAL("src", uint, CONST, REFCL_EXTENT_ITEMS),
     GLOBAL("sums", uint, NONE, REFCL_EXTENT_GROUPS),
     {"scratch", "uint*", REFCL_ARG_LOCAL, NONE, sizeof(cl_uint),
@@ -193,7 +193,7 @@ static const struct refcl_builtin_arg reduce_add_uint_args[] = {
 #define ITEMS(n, fn) {n, COUNT(fn##_args), fn##_args, fn, NULL}
 #define GROUP(n, fn) {n, COUNT(fn##_args), fn##_args, NULL, fn}
 
-static const struct refcl_builtin builtins[] = {
+static const struct refcl_kernel_desc builtins[] = {
     ITEMS("refcl_fill_uchar", fill_uchar),
     ITEMS("refcl_fill_ulong", fill_ulong),
     ITEMS("refcl_iota_uint", iota_uint),
@@ -205,7 +205,7 @@ static const struct refcl_builtin builtins[] = {
 };
 #define BUILTIN_COUNT (COUNT(builtins) + 1)
 
-const struct refcl_builtin *const refcl_builtins[] = {
+const struct refcl_kernel_desc *const refcl_builtins[] = {
     &builtins[0], &builtins[1], &builtins[2], &builtins[3],
     &builtins[4], &builtins[5], &builtins[6], &builtins[7],
     &refcl_builtin_args64,
@@ -235,7 +235,7 @@ static const cl_name_version versions[] = {
 _Static_assert(COUNT(versions) == BUILTIN_COUNT,
                "one version per built-in kernel");
 
-const struct refcl_builtin *refcl_builtin_find(const char *name,
+const struct refcl_kernel_desc *refcl_builtin_find(const char *name,
                                                size_t length)
 {
     for (size_t i = 0; i < BUILTIN_COUNT; i++)

@@ -15,7 +15,7 @@
 
 #include "refcl/api.h"
 #include "refcl/event.h"
-#include "refcl/kernel.h"
+#include "refcl/exec.h"
 #include "refcl/memory.h"
 #include "refcl/queue.h"
 

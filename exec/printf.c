@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "refcl/kernel.h"
+#include "refcl/exec.h"
 #include "refcl/kernel_abi.h"
 
 struct refcl_abi_printf *refcl_printf_alloc(void)

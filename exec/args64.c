@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "refcl/kernel.h"
+#include "refcl/exec.h"
 
 /* The structs it takes by value, laid out as OpenCL C lays them out. */
 struct refcl_args64_pair {
@@ -46,7 +46,7 @@ struct refcl_args64_big {
  * 8 bytes (args64_record). */
 #define OUT_WORDS 133u
 
-static const struct refcl_builtin_arg args64_args[] = {
+static const struct refcl_arg_desc args64_args[] = {
     BUFFER("out", ulong, REFCL_ARG_GLOBAL, NONE, OUT_WORDS),
     BUFFER("src_uchar", uchar, REFCL_ARG_GLOBAL, CONST, 8),
     BUFFER("src_int", int, REFCL_ARG_GLOBAL, CONST, 2),
@@ -79,7 +79,7 @@ _Static_assert(ARGS64_COUNT == 64, "refcl_args64 takes 64 arguments");
 /* The sum, as a ulong, of the __local argument @p d after the group's
  * @p items work-items each stored its local id + 1 (modulo its type) in
  * its element. */
-static cl_ulong local_sum(void *scratch, const struct refcl_builtin_arg *d,
+static cl_ulong local_sum(void *scratch, const struct refcl_arg_desc *d,
                           size_t items)
 {
     cl_ulong sum = 0;
@@ -98,7 +98,7 @@ static cl_ulong local_sum(void *scratch, const struct refcl_builtin_arg *d,
 /* Writes argument @p d's record at @p at: a by-value argument's bytes, a
  * buffer's first `table` elements, a __local's sum. @return its bytes. */
 static size_t args64_record(unsigned char *at, const union refcl_arg_value *v,
-                            const struct refcl_builtin_arg *d, size_t items)
+                            const struct refcl_arg_desc *d, size_t items)
 {
     cl_ulong sum;
     switch (d->kind) {
@@ -134,5 +134,5 @@ static void args64(const union refcl_arg_value *args,
     }
 }
 
-const struct refcl_builtin refcl_builtin_args64 = {
+const struct refcl_kernel_desc refcl_builtin_args64 = {
     "refcl_args64", ARGS64_COUNT, args64_args, NULL, args64};
