@@ -19,6 +19,7 @@ __attribute__((destructor)) static void refcl_library_unload(void)
      * the root devices go, and hwloc with them. */
     refcl_teams_teardown();
     refcl_svm_teardown();
+    refcl_storage_teardown();
     refcl_root_devices_teardown();
     refcl_objects_teardown();
     /* The idle compiler processes end when their sockets close. */

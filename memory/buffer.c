@@ -27,62 +27,6 @@ struct refcl_mem_destructor {
     struct refcl_mem_destructor *next;
 };
 
-/* ---- storage ---------------------------------------------------------- */
-
-/* Maps @p size zeroed bytes; from REFCL_STORAGE_HUGE_MIN on, aligned to
- * a huge page and asked to be backed by them (THP's "madvise" mode, Debian's
- * default): a stream over the buffer takes a TLB entry and a page fault per
- * 2 MiB instead of per 4 KiB. */
-static void *storage_map(size_t size)
-{
-    const size_t huge = REFCL_STORAGE_HUGE_PAGE;
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    bool hugepages = size >= REFCL_STORAGE_HUGE_MIN;
-    size_t whole = (size + page - 1) & ~(page - 1);
-    size_t mapped = hugepages ? whole + huge : whole;
-    /* Zero pages on demand; no MAP_NORESERVE, so that a size the system
-     * cannot commit fails here, not in a page fault. */
-    char *bytes = mmap(NULL, mapped, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (bytes == MAP_FAILED)
-        return NULL;
-    if (!hugepages)
-        return bytes;
-    /* The slack before and after the aligned pages, given back whole (page
-     * multiples: refcl_storage_free unmaps only the buffer's pages). */
-    char *aligned = (char *)(((uintptr_t)bytes + huge - 1) & ~(huge - 1));
-    if (aligned > bytes)
-        munmap(bytes, (size_t)(aligned - bytes));
-    size_t tail = (size_t)(bytes + mapped - (aligned + whole));
-    if (tail > 0)
-        munmap(aligned + whole, tail);
-    /* Advice only: where THP is off the mapping stays in small pages. */
-    (void)madvise(aligned, size, MADV_HUGEPAGE);
-    return aligned;
-}
-
-void *refcl_storage_alloc(size_t size, size_t alignment)
-{
-    if (size >= REFCL_STORAGE_MAP_MIN)
-        return storage_map(size);
-    void *bytes;
-    if (alignment < sizeof(void *))
-        alignment = sizeof(void *);
-    if (posix_memalign(&bytes, alignment, size) != 0)
-        return NULL;
-    /* Small buffers start zeroed like mapped ones: no stale heap bytes. */
-    memset(bytes, 0, size);
-    return bytes;
-}
-
-void refcl_storage_free(void *bytes, size_t size)
-{
-    if (size >= REFCL_STORAGE_MAP_MIN)
-        munmap(bytes, size);
-    else
-        free(bytes);
-}
-
 /* ---- flags ------------------------------------------------------------ */
 
 /* At most one bit of @p group is set in @p flags. */

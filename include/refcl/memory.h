@@ -127,14 +127,18 @@ cl_int refcl_mem_check(const struct _cl_mem *mem,
 
 /**
  * Allocates @p size bytes aligned to @p alignment (a power of two, at most
- * a page), zeroed. Sizes from REFCL_STORAGE_MAP_MIN up are mapped
- * directly, untouched until used: they cost no memory until written.
+ * a page), zeroed, apart from the host's heap (memory/storage.c). Sizes
+ * from REFCL_STORAGE_MAP_MIN up are mapped directly, untouched until used:
+ * they cost no memory until written.
  * @return the bytes, or NULL when there is no memory for them.
  */
 void *refcl_storage_alloc(size_t size, size_t alignment);
 
 /** Gives back what refcl_storage_alloc(@p size, ...) returned. */
 void refcl_storage_free(void *bytes, size_t size);
+
+/** Unmaps the chunks of small storage: library unload. */
+void refcl_storage_teardown(void);
 
 /** Sizes refcl_storage_alloc maps directly (and never touches). */
 #define REFCL_STORAGE_MAP_MIN ((size_t)64 * 1024)
