@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The build cache (docs/compiler.md): one file per successful compiler
- * run in $REFCL_CACHE_DIR, else $XDG_CACHE_HOME/refcl, else
- * ~/.cache/refcl (REFCL_CACHE=0: none), named by a 128-bit key of
- * everything that changes the result: the step, the source, the headers or
+ * The build cache (docs/compiler.md, docs/security.md): one file per
+ * successful compiler run in $REFCL_CACHE_DIR, else $XDG_CACHE_HOME/refcl,
+ * else ~/.cache/refcl, else (no home, or one refcl cannot write)
+ * /var/tmp/refcl-cache-<uid> (REFCL_CACHE=0: none), named by a 128-bit key
+ * of everything that changes the result: the effective user, the step, the
+ * source, the headers or
  * the objects, clang's arguments, the extension list, the target and CPU, the
  * kernel ABI, the toolchain's version and the size and mtime of clang,
  * llvm-link, the plugin, the builtin library, the compiler server, ld and
@@ -19,7 +21,19 @@
  * written under a unique temporary name and renamed, so that concurrent
  * builders (threads, processes) see a whole entry or none; a damaged or
  * truncated one fails its checksum and is built again.
+ *
+ * An entry is a program the application will run, so the cache trusts
+ * only what the effective user alone can write: the directory, opened
+ * without following a link, must be that user's and writable by no one
+ * else, and so must each entry, a regular file of at most ENTRY_MAX bytes,
+ * opened without following a link and without blocking (a FIFO); all of it
+ * checked with fstat on what was opened, then read whole and verified
+ * (the key, the checksum) before anything uses it. A directory that fails
+ * is not used, said once on stderr. The cache holds at most
+ * REFCL_CACHE_MAX bytes (CACHE_MAX_DEFAULT): a store evicts the entries
+ * least recently used (a hit touches its entry's time).
  */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +53,10 @@
 #include "refcl/toolchain.h"
 
 #define ENTRY_MAGIC "REFCLC01"
+/* The most bytes an entry may have: more is no entry refcl wrote. */
+#define ENTRY_MAX ((uint64_t)256 << 20)
+/* REFCL_CACHE_MAX when unset: bytes of entries kept. */
+#define CACHE_MAX_DEFAULT ((uint64_t)512 << 20)
 
 struct hasher {
     uint64_t a, b;
@@ -96,15 +114,17 @@ static void hash_own_library(struct hasher *h)
         hash_file_identity(h, info.dli_fname);
 }
 
-/* The directory, or false when the cache is off or has no home. */
-static bool cache_dir(char *dir)
+/* The directory the environment names, or false when the cache is off or
+ * has no home. secure_getenv: a set-user-ID program's cache is never one
+ * its caller's environment chose. */
+static bool cache_dir_named(char *dir)
 {
-    const char *off = getenv("REFCL_CACHE");
+    const char *off = secure_getenv("REFCL_CACHE");
     if (off && !strcmp(off, "0"))
         return false;
-    const char *set = getenv("REFCL_CACHE_DIR");
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
+    const char *set = secure_getenv("REFCL_CACHE_DIR");
+    const char *xdg = secure_getenv("XDG_CACHE_HOME");
+    const char *home = secure_getenv("HOME");
     int n;
     if (set && *set)
         n = snprintf(dir, PATH_MAX, "%s", set);
@@ -113,8 +133,87 @@ static bool cache_dir(char *dir)
     else if (home && home[0] == '/')
         n = snprintf(dir, PATH_MAX, "%s/.cache/refcl", home);
     else
+        n = 0;
+    return n >= 0 && n < PATH_MAX - 64;
+}
+
+/* Says once that the cache directory @p dir is not used, and why. */
+static void distrust_notice(const char *dir)
+{
+    static atomic_flag said = ATOMIC_FLAG_INIT;
+    if (!atomic_flag_test_and_set(&said))
+        fprintf(stderr, "refcl: the build cache %s is not used: it must be a "
+                "directory of user %u that no one else can write\n", dir,
+                (unsigned)geteuid());
+}
+
+/* True if what @p st describes is the effective user's and writable by no
+ * one else. */
+static bool owned_privately(const struct stat *st)
+{
+    return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* Makes @p dir (0700), and its parent where missing (~/.cache). */
+static void dir_make(const char *dir)
+{
+    if (mkdir(dir, 0700) == 0 || errno != ENOENT)
+        return;
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof(parent), "%s", dir);
+    char *slash = strrchr(parent, '/');
+    if (slash && slash > parent) {
+        *slash = '\0';
+        mkdir(parent, 0700);
+        mkdir(dir, 0700);
+    }
+}
+
+/* Opens @p dir, made if missing, as a trusted cache directory: -1 if it
+ * cannot be opened (errno says why), -2 if it is not one to trust. */
+static int dir_open(const char *dir)
+{
+    dir_make(dir);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || !owned_privately(&st)) {
+        close(fd);
+        return -2;
+    }
+    return fd;
+}
+
+/* The cache directory, opened and checked: the named one, or where that
+ * cannot be made (no home, a read-only one) the fallback under /var/tmp.
+ * -1 when there is none to use. */
+static int cache_dir_open(const char *dir)
+{
+    int fd = dir_open(dir);
+    if (fd == -2)
+        distrust_notice(dir);
+    return fd < 0 ? -1 : fd;
+}
+
+/* The directory of the cache, in @p dir: false when it is off, or when
+ * neither the named directory nor the fallback can be used. */
+static bool cache_dir(char *dir)
+{
+    if (!cache_dir_named(dir))
         return false;
-    return n > 0 && n < PATH_MAX - 64;
+    int fd = dir[0] ? dir_open(dir) : -1;
+    if (fd == -1) {
+        snprintf(dir, PATH_MAX, "/var/tmp/refcl-cache-%u",
+                 (unsigned)geteuid());
+        fd = dir_open(dir);
+    }
+    if (fd == -2)
+        distrust_notice(dir);
+    if (fd < 0)
+        return false;
+    close(fd);
+    return true;
 }
 
 bool refcl_cache_key(const struct refcl_compile_job *job,
@@ -125,6 +224,7 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
     const struct refcl_toolchain *tc = refcl_toolchain();
     struct hasher h = hasher_new();
     hash_string(&h, ENTRY_MAGIC);
+    hash_u64(&h, geteuid());
     hash_u64(&h, REFCL_ABI_VERSION);
     hash_string(&h, refcl_compiler_target());
     hash_string(&h, refcl_compiler_cpu());
@@ -166,8 +266,8 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
     }
     key->hash[0] = h.a;
     key->hash[1] = h.b;
-    snprintf(key->path, sizeof(key->path), "%s/%016llx%016llx",
-             key->dir, (unsigned long long)h.a, (unsigned long long)h.b);
+    snprintf(key->name, sizeof(key->name), "%016llx%016llx",
+             (unsigned long long)h.a, (unsigned long long)h.b);
     return true;
 }
 
@@ -253,14 +353,38 @@ static bool entry_parse(const struct refcl_blob *e,
     return true;
 }
 
+/* Reads the entry @p name of the directory @p dir_fd into @p out, if it
+ * is a regular file of the effective user's that no one else can write,
+ * of at most ENTRY_MAX bytes. Opened without following a link and without
+ * blocking: a FIFO planted there is refused, not waited on. */
+static bool entry_read(int dir_fd, const char *name, struct refcl_blob *out)
+{
+    int fd = openat(dir_fd, name,
+                    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+              owned_privately(&st) && (uint64_t)st.st_size <= ENTRY_MAX &&
+              refcl_blob_read_fd(fd, (size_t)st.st_size, out);
+    if (ok)
+        /* Least recently used goes first: a hit is a use. */
+        futimens(fd, NULL);
+    close(fd);
+    return ok;
+}
+
 bool refcl_cache_lookup(const struct refcl_cache_key *key,
                         struct refcl_compile_result *result)
 {
-    struct refcl_blob entry;
-    if (!refcl_blob_read(key->path, &entry))
+    int dir_fd = cache_dir_open(key->dir);
+    if (dir_fd < 0)
         return false;
-    bool hit = entry_parse(&entry, key, result);
+    struct refcl_blob entry = {0};
+    bool hit = entry_read(dir_fd, key->name, &entry) &&
+               entry_parse(&entry, key, result);
     refcl_blob_free(&entry);
+    close(dir_fd);
     return hit;
 }
 
@@ -340,11 +464,118 @@ static void put_files(struct writer *w, const char *deps, uint32_t *count)
     }
 }
 
+/* Writes @p w as the entry @p name: under a unique temporary name, then
+ * renamed, so that no one sees half an entry. */
+static void entry_write(int dir_fd, const char *name, const struct writer *w)
+{
+    static atomic_uint serial;
+    char temporary[64];
+    snprintf(temporary, sizeof(temporary), "%s.%d.%u.tmp", name,
+             (int)getpid(), atomic_fetch_add(&serial, 1));
+    int fd = openat(dir_fd, temporary,
+                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    0600);
+    if (fd < 0)
+        return;
+    size_t done = 0;
+    while (done < w->size) {
+        ssize_t n = write(fd, w->bytes + done, w->size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += (size_t)n;
+    }
+    if (close(fd) != 0 || done != w->size ||
+        renameat(dir_fd, temporary, dir_fd, name) != 0)
+        unlinkat(dir_fd, temporary, 0);
+}
+
+/* REFCL_CACHE_MAX: the bytes of entries the cache keeps. */
+static uint64_t cache_max(void)
+{
+    const char *set = secure_getenv("REFCL_CACHE_MAX");
+    char *end;
+    unsigned long long max = set ? strtoull(set, &end, 10) : 0;
+    return set && *set && !*end ? max : CACHE_MAX_DEFAULT;
+}
+
+/* One entry of the directory, for eviction. */
+struct entry_use {
+    char name[40];
+    uint64_t bytes;
+    struct timespec used;
+};
+
+static int older_first(const void *a, const void *b)
+{
+    const struct timespec *x = &((const struct entry_use *)a)->used;
+    const struct timespec *y = &((const struct entry_use *)b)->used;
+    if (x->tv_sec != y->tv_sec)
+        return x->tv_sec < y->tv_sec ? -1 : 1;
+    return x->tv_nsec < y->tv_nsec ? -1 : x->tv_nsec > y->tv_nsec;
+}
+
+/* The entries of the directory (files named as keys), into @p list
+ * (malloc'd); their count, and their bytes in @p total. */
+static size_t entries_list(int dir_fd, struct entry_use **list,
+                           uint64_t *total)
+{
+    size_t count = 0, room = 0;
+    *list = NULL;
+    *total = 0;
+    int fd = dup(dir_fd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    rewinddir(d);
+    for (struct dirent *e; (e = readdir(d));) {
+        struct stat st;
+        if (strlen(e->d_name) != 32 ||
+            fstatat(dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(st.st_mode))
+            continue;
+        if (count == room) {
+            room = room ? 2 * room : 64;
+            struct entry_use *grown = realloc(*list, room * sizeof(**list));
+            if (!grown)
+                break;
+            *list = grown;
+        }
+        struct entry_use *u = &(*list)[count++];
+        snprintf(u->name, sizeof(u->name), "%s", e->d_name);
+        u->bytes = (uint64_t)st.st_size;
+        u->used = st.st_mtim;
+        *total += u->bytes;
+    }
+    closedir(d);
+    return count;
+}
+
+/* Removes the least recently used entries until the cache holds at most
+ * REFCL_CACHE_MAX bytes; never @p kept, the entry just stored. */
+static void evict(int dir_fd, const char *kept)
+{
+    uint64_t max = cache_max(), total;
+    struct entry_use *list;
+    size_t count = entries_list(dir_fd, &list, &total);
+    if (total > max)
+        qsort(list, count, sizeof(*list), older_first);
+    for (size_t i = 0; i < count && total > max; i++) {
+        if (strcmp(list[i].name, kept) != 0 &&
+            unlinkat(dir_fd, list[i].name, 0) == 0)
+            total -= list[i].bytes;
+    }
+    free(list);
+}
+
 void refcl_cache_store(const struct refcl_cache_key *key,
                        const struct refcl_compile_result *result,
                        const char *deps)
 {
-    static atomic_uint serial;
     struct writer w = {NULL, 0, 0, true};
     uint32_t files = 0;
     put(&w, ENTRY_MAGIC, 8);
@@ -362,24 +593,11 @@ void refcl_cache_store(const struct refcl_cache_key *key,
         refcl_store_u(w.bytes + count_at, files, 4);
         put_u(&w, refcl_fnv1a(w.bytes, w.size), 8);
     }
-    char temporary[sizeof(key->path) + 64];
-    snprintf(temporary, sizeof(temporary), "%s.%d.%u.tmp", key->path,
-             (int)getpid(), atomic_fetch_add(&serial, 1));
-    mkdir(key->dir, 0700); /* its parent: refcl's own, ~/.cache */
-    int fd = w.ok ? open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                         0600)
-                  : -1;
-    size_t done = 0;
-    while (fd >= 0 && done < w.size) {
-        ssize_t n = write(fd, w.bytes + done, w.size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        done += (size_t)n;
+    int dir_fd = w.ok ? cache_dir_open(key->dir) : -1;
+    if (dir_fd >= 0) {
+        entry_write(dir_fd, key->name, &w);
+        evict(dir_fd, key->name);
+        close(dir_fd);
     }
-    if (fd >= 0 && (close(fd) != 0 || done != w.size ||
-                    rename(temporary, key->path) != 0))
-        unlink(temporary);
     free(w.bytes);
 }

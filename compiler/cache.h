@@ -11,7 +11,7 @@
 struct refcl_cache_key {
     uint64_t hash[2];
     char dir[PATH_MAX];
-    char path[PATH_MAX + 64];
+    char name[33]; /**< the entry's file name in dir: the key in hex */
 };
 
 /** The key of @p job; false when the cache is off (REFCL_CACHE=0) or has

@@ -86,24 +86,18 @@ static bool write_bytes(const char *path, const void *bytes, size_t size)
     return close(fd) == 0 && size == 0;
 }
 
-bool refcl_blob_read(const char *path, struct refcl_blob *out)
+bool refcl_blob_read_fd(int fd, size_t size, struct refcl_blob *out)
 {
     *out = (struct refcl_blob){0};
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0)
-        return false;
-    bool ok = fstat(fd, &st) == 0 &&
-              (out->bytes = malloc((size_t)st.st_size + 1)) != NULL;
+    bool ok = (out->bytes = malloc(size + 1)) != NULL;
     size_t done = 0;
-    while (ok && done < (size_t)st.st_size) {
-        ssize_t n = read(fd, out->bytes + done, (size_t)st.st_size - done);
+    while (ok && done < size) {
+        ssize_t n = read(fd, out->bytes + done, size - done);
         if (n < 0 && errno == EINTR)
             continue;
         ok = n > 0;
         done += ok ? (size_t)n : 0;
     }
-    close(fd);
     if (!ok) {
         refcl_blob_free(out);
         return false;
@@ -111,6 +105,19 @@ bool refcl_blob_read(const char *path, struct refcl_blob *out)
     out->bytes[done] = '\0'; /* a log is text */
     out->size = done;
     return true;
+}
+
+bool refcl_blob_read(const char *path, struct refcl_blob *out)
+{
+    *out = (struct refcl_blob){0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0 &&
+              refcl_blob_read_fd(fd, (size_t)st.st_size, out);
+    close(fd);
+    return ok;
 }
 
 /* Appends @p text to the run's log, as the tools' own lines are. */

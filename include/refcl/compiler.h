@@ -63,6 +63,9 @@ void refcl_blob_free(struct refcl_blob *blob);
  *  size; false (and @p out empty) if it cannot. */
 bool refcl_blob_read(const char *path, struct refcl_blob *out);
 
+/** Reads @p size bytes of the open file @p fd into @p out, likewise. */
+bool refcl_blob_read_fd(int fd, size_t size, struct refcl_blob *out);
+
 /* The byte codec of refcl's two file formats (the binary container and the
  * cache entry): integers little-endian, a reader that never reads past the
  * end (it clears ok instead), and the FNV-1a checksum both end with. */
