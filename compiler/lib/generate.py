@@ -1012,87 +1012,6 @@ def shuffle_type(out, t, m, n):
     fp64_guard(out, t, text)
 
 
-# ---- async copies -----------------------------------------------------------
-# A work-group's work-items run one after the other on one thread, in the
-# pass's work-item loop, which the vectorizer makes a loop over 16 of them
-# at a time. A copy of at least the group's size is shared: work-item l
-# copies element l, so that loop is itself the copy, vectorized; the first
-# work-item copies the elements from the group's size on, if any, in one
-# loop LLVM vectorizes. A smaller copy is the first work-item's alone (a
-# share would need a mask per element, and masked stores are slow: the
-# bench's tiles took as long as before with them). The first work-item
-# alone left a loop over all the others that did nothing, 6 instructions
-# each: in the bench's tiles (num is the group's size) those loops took
-# 20% of a profile's samples and the copies 3% (docs/builtins.md).
-# num is the same in every work-item (OpenCL C 3.0 s6.15.11: "must
-# therefore be encountered by all work-items in a work-group executing the
-# kernel with the same argument values"), so LLVM unswitches the work-item
-# loop on it. wait_group_events is a barrier, after which the copy is done
-# and visible to all (the pass splits the work-group at barriers in inlined
-# library code too). The returned event is the one passed: the barrier
-# waits for every copy, whichever events name them.
-ASYNC_PREAMBLE = """size_t __attribute__((overloadable)) get_local_linear_id(void);
-"""
-
-
-def async_copy_body(dst_index, src_index):
-    """A copy's body; @dst_index and @src_index map an element's index
-    (a C variable name) to the index in dst and src."""
-    def one(i):
-        return f"dst[{dst_index(i)}] = src[{src_index(i)}];"
-
-    def first_copies(start):
-        return f"if (l == 0) for (size_t i = {start}; i < num; i++) {one('i')}"
-    return ("size_t l = get_local_linear_id(), items = get_local_size(0) * "
-            "get_local_size(1) * get_local_size(2); "
-            f"if (num >= items) {{ {one('l')} {first_copies('items')} }} "
-            f"else {first_copies('0')} return event;")
-
-
-def unit_index(i):
-    return i
-
-
-def strided_index(i):
-    return f"{i} * stride"
-
-
-def async_type(out, t, n):
-    T = vec(t, n)
-    text = ""
-    for dst, src in (("__local", "__global"), ("__global", "__local")):
-        params = [(f"{dst} {T} *", "dst"), (f"const {src} {T} *", "src"),
-                  ("size_t", "num")]
-        text += func("event_t", "async_work_group_copy",
-                     params + [("event_t", "event")],
-                     async_copy_body(unit_index, unit_index))
-        # The stride applies to the global side.
-        d, s = ((unit_index, strided_index) if dst == "__local"
-                else (strided_index, unit_index))
-        text += func("event_t", "async_work_group_strided_copy",
-                     params + [("size_t", "stride"), ("event_t", "event")],
-                     async_copy_body(d, s))
-    # A hint with nothing to do: the caches fetch what the copy touches.
-    text += func("void", "prefetch", [(f"const __global {T} *", "p"),
-                                      ("size_t", "num")],
-                 "(void)p; (void)num;")
-    fp64_guard(out, t, text)
-
-
-def async_family(out):
-    """The copies (named address spaces: compiled once, as 1.2) and
-    wait_group_events (a private or generic list: compiled as both)."""
-    out.add("#if __OPENCL_C_VERSION__ < 200\n" + ASYNC_PREAMBLE)
-    for t in INTS + FLOATS:
-        for n in WIDTHS:
-            async_type(out, t, n)
-    out.add("#endif\n")
-    out.add(func("void", "wait_group_events",
-                 [("int", "count"), ("event_t *", "events")],
-                 "(void)count; (void)events; "
-                 "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"))
-
-
 # ---- atomics --------------------------------------------------------------
 ATOMIC_OPS = {"add": "__atomic_fetch_add(p, v, R)",
               "sub": "__atomic_fetch_sub(p, v, R)",
@@ -1319,8 +1238,6 @@ def main():
                     shuffle_type(out, t, m, n)
     elif family == "half":
         half_family(out)
-    elif family == "async":
-        async_family(out)
     elif family == "atomic":
         atomics(out)
     elif family == "c11atomic":
