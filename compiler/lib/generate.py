@@ -1012,69 +1012,6 @@ def shuffle_type(out, t, m, n):
     fp64_guard(out, t, text)
 
 
-# ---- atomics --------------------------------------------------------------
-ATOMIC_OPS = {"add": "__atomic_fetch_add(p, v, R)",
-              "sub": "__atomic_fetch_sub(p, v, R)",
-              "xchg": "__atomic_exchange_n(p, v, R)",
-              "min": "__atomic_fetch_min(p, v, R)",
-              "max": "__atomic_fetch_max(p, v, R)",
-              "and": "__atomic_fetch_and(p, v, R)",
-              "or": "__atomic_fetch_or(p, v, R)",
-              "xor": "__atomic_fetch_xor(p, v, R)"}
-EXTENDED = ("min", "max", "and", "or", "xor")
-
-
-def atomic_functions(prefix, space, t, ops):
-    """@prefix's @ops (ATOMIC_OPS' names, inc, dec, cmpxchg) of @t in
-    @space: relaxed read-modify-writes, the order these functions
-    promise. The parameter is volatile so that any pointer converts to it;
-    the operation is an atomic, not a volatile access (which LLVM would
-    never combine: the work-group pass's atomics.cpp does)."""
-    p = [(f"volatile {space} {t} *", "p"), (t, "v")]
-    plain = f"{space} {t} *q = ({space} {t} *)p; "
-    text = ""
-    for op in ops:
-        if op in ATOMIC_OPS:
-            body = ret(ATOMIC_OPS[op].replace("(p,", "(q,"))
-            text += func(t, prefix + op, p, plain + body)
-        elif op in ("inc", "dec"):
-            fetch = "add" if op == "inc" else "sub"
-            text += func(t, prefix + op, p[:1],
-                         plain + ret(f"__atomic_fetch_{fetch}(q, 1, R)"))
-        else:
-            text += func(t, prefix + op, p[:1] + [(t, "cmp"), (t, "v")],
-                         "__atomic_compare_exchange_n(p, &cmp, v, 0, R, R); "
-                         + ret("cmp"))
-    return text
-
-
-BASE = ["add", "sub", "xchg", "inc", "dec", "cmpxchg"]
-
-
-def atomics(out):
-    """OpenCL C 1.2's 32-bit atomic_*, the cl_khr_*_int32_* atom_* and
-    the cl_khr_int64_{base,extended}_atomics atom_* of (u)long."""
-    out.add("#define R __ATOMIC_RELAXED\n")
-    for space in ("__global", "__local"):
-        kind = space[2:]
-        for t in ("int", "uint"):
-            out.add(atomic_functions("atomic_", space, t, BASE + list(EXTENDED)))
-            out.add(f"#ifdef cl_khr_{kind}_int32_base_atomics\n"
-                    + atomic_functions("atom_", space, t, BASE + list(EXTENDED))
-                    + "#endif\n")
-        for t in ("long", "ulong"):
-            out.add("#ifdef cl_khr_int64_base_atomics\n"
-                    + atomic_functions("atom_", space, t, BASE) + "#endif\n")
-            out.add("#ifdef cl_khr_int64_extended_atomics\n"
-                    + atomic_functions("atom_", space, t, EXTENDED)
-                    + "#endif\n")
-        out.add(func("float", "atomic_xchg",
-                     [(f"volatile {space} float *", "p"), ("float", "v")],
-                     ret(f"as_float(__atomic_exchange_n((volatile {space} "
-                         "uint *)p, as_uint(v), R))")))
-    out.add("#undef R\n")
-
-
 # ---- OpenCL C 2.0/3.0 atomics ---------------------------------------------
 # The __global and __local overloads opencl-c.h declares for OpenCL C 3.0
 # without __opencl_c_generic_address_space (refcl reports none). Each
@@ -1238,8 +1175,6 @@ def main():
                     shuffle_type(out, t, m, n)
     elif family == "half":
         half_family(out)
-    elif family == "atomic":
-        atomics(out)
     elif family == "c11atomic":
         c11_atomics(out)
     else:
