@@ -1012,115 +1012,6 @@ def shuffle_type(out, t, m, n):
     fp64_guard(out, t, text)
 
 
-# ---- OpenCL C 2.0/3.0 atomics ---------------------------------------------
-# The __global and __local overloads opencl-c.h declares for OpenCL C 3.0
-# without __opencl_c_generic_address_space (refcl reports none). Each
-# function comes in up to three forms: plain (memory_order_seq_cst,
-# memory_scope_device), _explicit(order) (memory_scope_device) and
-# _explicit(order, scope). clang's __c11_atomic_* builtins take the order
-# (memory_order's values are the __ATOMIC_* ones) and no scope: they are
-# system-wide. OpenCL C 3.0 s6.15.12: "The enumerated type memory_scope
-# specifies whether the memory ordering constraints given by memory_order
-# apply to work-items in a work-group or work-items of a kernel(s) executing
-# on the device or across devices (in the case of shared virtual memory)";
-# every work-item of every refcl device
-# shares the CPU's one coherent memory, so system-wide is at least as strong
-# as any scope asked for, and the scope is accepted and dropped.
-C11_SPACES = ("__global", "__local")
-C11_TYPES = ["int", "uint", "float", "long", "ulong", "double"]
-C11_INTEGERS = ["int", "uint", "long", "ulong"]
-C11_FETCH = ("add", "sub", "or", "xor", "and", "min", "max")
-SEQ_CST = "memory_order_seq_cst"
-
-
-def c11_forms(orders):
-    """(name suffix, extra parameters, the orders' values) of the three
-    forms of a function taking the memory orders named @orders."""
-    params = [("memory_order", o) for o in orders]
-    return [("", [], [SEQ_CST] * len(orders)),
-            ("_explicit", params, list(orders)),
-            ("_explicit", params + [("memory_scope", "scope")],
-             list(orders))]
-
-
-def c11_function(rtype, name, params, orders, body):
-    """@name in its three forms: @body, a format string, gets {o0}, {o1}
-    (the memory orders) and uses the parameters @params."""
-    text = ""
-    for suffix, extra, names in c11_forms(orders):
-        drop = "(void)scope; " if extra and extra[-1][1] == "scope" else ""
-        values = {f"o{i}": n for i, n in enumerate(names)}
-        text += func(rtype, name + suffix, params + extra,
-                     drop + body.format(**values))
-    return text
-
-
-def c11_type_functions(space, t):
-    """init, store, load, exchange, compare_exchange_strong/weak of
-    volatile @space atomic_@t."""
-    a = [(f"volatile {space} atomic_{t} *", "p")]
-    text = func("void", "atomic_init", a + [(t, "v")],
-                "__c11_atomic_init(p, v);")
-    text += c11_function("void", "atomic_store", a + [(t, "v")], ["order"],
-                         "__c11_atomic_store(p, v, {o0});")
-    text += c11_function(t, "atomic_load", a, ["order"],
-                         ret("__c11_atomic_load(p, {o0})"))
-    text += c11_function(t, "atomic_exchange", a + [(t, "v")], ["order"],
-                         ret("__c11_atomic_exchange(p, v, {o0})"))
-    # *expected is written on failure only (C11 7.17.7.4), through a
-    # private copy: the builtin takes no __global or __local expected.
-    for strength in ("strong", "weak"):
-        for where in ("__global", "__local", "__private"):
-            text += c11_function(
-                "bool", f"atomic_compare_exchange_{strength}",
-                a + [(f"{where} {t} *", "expected"), (t, "desired")],
-                ["success", "failure"],
-                f"{t} old = *expected; bool ok = "
-                f"__c11_atomic_compare_exchange_{strength}(p, &old, desired,"
-                " {o0}, {o1}); if (!ok) *expected = old; return ok;")
-    return text
-
-
-def c11_fetch_functions(space, t, operand):
-    """atomic_fetch_<key> of volatile @space atomic_@t by an @operand: the
-    same type, or, for atomic_intptr_t and atomic_uintptr_t (long and
-    ulong here), the other signedness (ptrdiff_t, intptr_t, uintptr_t:
-    opencl-c.h's overloads), computed in @t."""
-    a = [(f"volatile {space} atomic_{t} *", "p"), (operand, "v")]
-    plain = f"({space} atomic_{t} *)p"  # not volatile: atomic_functions
-    return "".join(c11_function(t, f"atomic_fetch_{key}", a, ["order"],
-                                ret(f"__c11_atomic_fetch_{key}({plain}, "
-                                    f"({t})v, {{o0}})"))
-                   for key in C11_FETCH)
-
-
-def c11_flag_functions(space):
-    """atomic_flag (an atomic_int, ATOMIC_FLAG_INIT 0) set and clear."""
-    a = [(f"volatile {space} atomic_flag *", "p")]
-    return (c11_function("bool", "atomic_flag_test_and_set", a, ["order"],
-                         ret("__c11_atomic_exchange(p, 1, {o0}) != 0"))
-            + c11_function("void", "atomic_flag_clear", a, ["order"],
-                           "__c11_atomic_store(p, 0, {o0});"))
-
-
-def c11_atomics(out):
-    """The OpenCL C 2.0/3.0 atomic functions (compiled as 3.0)."""
-    for space in C11_SPACES:
-        for t in C11_TYPES:
-            fp64_guard(out, t, c11_type_functions(space, t))
-        for t in C11_INTEGERS:
-            out.add(c11_fetch_functions(space, t, t))
-        out.add(c11_fetch_functions(space, "ulong", "long")
-                + c11_fetch_functions(space, "long", "ulong"))
-        out.add(c11_flag_functions(space))
-    # The flags choose which memory a fence orders; on one coherent memory
-    # the order alone decides (relaxed: no fence).
-    out.add(func("void", "atomic_work_item_fence",
-                 [("cl_mem_fence_flags", "flags"), ("memory_order", "order"),
-                  ("memory_scope", "scope")],
-                 "(void)flags; (void)scope; __c11_atomic_thread_fence(order);"))
-
-
 def main():
     family, path = sys.argv[1], sys.argv[2]
     out = Out()
@@ -1175,8 +1066,6 @@ def main():
                     shuffle_type(out, t, m, n)
     elif family == "half":
         half_family(out)
-    elif family == "c11atomic":
-        c11_atomics(out)
     else:
         sys.exit(f"generate.py: no family {family}")
     with open(path, "w") as f:
