@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Writes refcl's builtin library's regular families as OpenCL C, over the
 spec's type x width tables (docs/builtins.md): one file per family, named
-on the command line (generate.py <family> <out.cl>).
+on the command line (generate.py <family> <out.cl>). What is an algorithm
+rather than a table is OpenCL C source in src/ (atomics, async copies, the
+scalar math functions math.cl includes).
 
 A function is written once on a generic type T: OpenCL C's operators work
 per component on vectors, so one body serves scalars and every width, and
@@ -144,12 +146,13 @@ def private_helper(t, n, name, params, out_type, scalar_body):
     """__refcl_<name>_<T>: @name with its second result through a private
     pointer (a C name, not overloaded: mathptr.cl calls it from both of
     its compilations, whose address-space manglings differ). Vectors
-    call the helpers of their two parts."""
+    call the helpers of their two parts. A scalar without @scalar_body is
+    written by hand (src/math_scalar.cl)."""
     T, O = vec(t, n), vec(out_type, n)
     args = ", ".join(f"{ty} {p}" for ty, p in params)
     head = f"{T} __refcl_{name}_{T}({args}, __private {O} *out)"
     if n == 1:
-        return f"{head} {{ {scalar_body} }}\n"
+        return f"{head} {{ {scalar_body} }}\n" if scalar_body else ""
     (m0, s0), (m1, s1) = part_widths(n)
     calls = [f"__refcl_{name}_{vec(t, m)}(" + ", ".join(
         f"{p}.{s}" for _, p in params) + f", &o{k})"
@@ -164,21 +167,10 @@ def private_helpers(t, n):
     private_helper)."""
     x1, x2 = [(vec(t, n), "x")], [(vec(t, n), "x"), (vec(t, n), "y")]
     f = "f" if t == "float" else ""
-    # remquo: the spec asks for 7 bits of the quotient where glibc gives
-    # 3. fmod by 128|y| (exact) leaves the quotient's low 7 bits, taken
-    # off one by one as exact subtractions (Sterbenz), then rounded to
-    # nearest, ties to even, as remainder does.
-    remquo = (f"{t} m = __builtin_fabs{f}(y), r = __builtin_fmod{f}("
-              f"__builtin_fabs{f}(x), 128 * m); int q = 0; "
-              "for (int b = 64; b; b >>= 1) "
-              "if (r >= b * m) { r -= b * m; q += b; } "
-              "if (2 * r > m || (2 * r == m && (q & 1))) { r -= m; q++; } "
-              "q &= 127; *out = (__builtin_signbit(x) != 0) != "
-              "(__builtin_signbit(y) != 0) ? -q : q; "
-              "return __builtin_signbit(x) ? -r : r;")
+    # remquo's scalar form is source (src/math_scalar.cl).
     return (private_helper(t, n, "frexp", x1, "int",
                            f"return __builtin_frexp{f}(x, out);")
-            + private_helper(t, n, "remquo", x2, "int", remquo)
+            + private_helper(t, n, "remquo", x2, "int", None)
             + private_helper(t, n, "lgamma_r", x1, "int",
                              f"return __refcl_libm_lgamma{f}_r(x, out);"))
 
@@ -199,41 +191,9 @@ SCALAR_ONLY_DECLARATIONS = "".join(
     f'{t} {alias}({t}) __asm__("{libm(name, t)}");\n'
     for (name, t), alias in SCALAR_ONLY.items())
 
-# Functions the library computes itself, in operations the vectorizer
-# widens inline, where a libmvec call costs the call and the spills around
-# it: exp over 16 Mi floats took 7.4-8.5 ms with _ZGVdN8v_expf, 3.8-3.95
-# with this, the time of a plain copy.
+# Functions the library computes itself (src/math_scalar.cl), in operations
+# the vectorizer widens inline, where a libmvec call is slower.
 OWN = {("exp", "float"): "__refcl_expf"}
-# exp(x) = 2^n exp(r), n = rint(x / ln 2), r = x - n ln 2 in two steps (the
-# high part of ln 2 has 16 bits, so n times it is exact for every n here),
-# exp(r) - 1 the Taylor series to r^7 (|r| <= ln(2)/2: the first term left
-# out is under 0.05 ulp), and 2^n as two halves, so that 2^-149 and 2^128
-# scale too and a result below 2^-126 is rounded once, by the last
-# product. x is clamped first (beyond either end the result is 0 or inf
-# anyway) so that n fits. At most 1.06 ulp from exp's true value over
-# every float (OpenCL C 3.0 s7.4: 3 ulp), the products fused or not (each
-# `a * b + c` is contracted where the CPU has FMA), checked against
-# double exp for each of the 2^32 inputs, compiled as C and in a kernel.
-OWN_DEFINITIONS = """float __refcl_expf(float x)
-{
-    float xc = __builtin_fminf(__builtin_fmaxf(x, -104.0f), 89.0f);
-    float n = __builtin_rintf(xc * 0x1.715476p+0f);
-    float r = n * -0x1.62e4p-1f + xc;
-    r = n * -0x1.7f7d1cp-20f + r;
-    float p = 1.0f / 5040;
-    p = p * r + 1.0f / 720;
-    p = p * r + 1.0f / 120;
-    p = p * r + 1.0f / 24;
-    p = p * r + 1.0f / 6;
-    p = p * r + 0.5f;
-    p = p * (r * r) + r;
-    int k = (int)n, k_low = k / 2;
-    float low = as_float((k_low + 127) << 23);
-    float high = as_float((k - k_low + 127) << 23);
-    float y = (p * low + low) * high;
-    return __builtin_isnan(x) ? x + x : y;
-}
-"""
 
 
 def math_type(out, t, n):
@@ -376,37 +336,6 @@ def double_math(n):
         lambda a, k: f"__refcl_rootn({a}, {k})", "rootn", ["x", "k"], n,
         "double")))
     return text
-
-
-# rootn of double: pow(|x|, 1.0/k) is off by ln|x| times 1/k's rounding
-# (up to ~100 ulp); one Newton step on q = r^k makes it ~1 ulp. x far from
-# 1 is first scaled by 2^(|k|j) so that q stays normal (unscaled by 2^j).
-ROOTN = """#ifdef cl_khr_fp64
-static double __refcl_rootn(double x, int k)
-{
-    uint m = abs(k);
-    double ax = fabs(x);
-    bool scale = m != 0 && m <= 900 && ax != 0 && isfinite(ax) &&
-                 (ax < 0x1p-1000 || ax > 0x1p1000);
-    int j = scale ? (int)((63 + m) / m) : 0;
-    j = ax > 1 ? -j : j;
-    double y = ldexp(ax, (int)m * j), r = pow(y, 1.0 / k);
-    double q = pow(r, (double)k);
-    if (isfinite(q) && q >= DBL_MIN)
-        r -= r * (q / y - 1) / k;
-    r = ldexp(r, k > 0 ? -j : j);
-    r = k & 1 ? copysign(r, x) : r;
-    /* "rootn(x, n) returns a NaN for x < 0 and n is even", "for n = 0". */
-    return k == 0 || (x < 0 && !(k & 1)) ? (double)NAN : r;
-}
-#endif
-"""
-
-# lgamma_r from libm (its names clash with OpenCL C's overloads).
-LIBM_DECLS = """
-float __refcl_libm_lgammaf_r(float, __private int *) __asm__("lgammaf_r");
-double __refcl_libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
-"""
 
 
 # Functions with a second result through a pointer: the named address
@@ -1012,267 +941,14 @@ def shuffle_type(out, t, m, n):
     fp64_guard(out, t, text)
 
 
-# ---- async copies -----------------------------------------------------------
-# A work-group's work-items run one after the other on one thread, in the
-# pass's work-item loop, which the vectorizer makes a loop over 16 of them
-# at a time. A copy of at least the group's size is shared: work-item l
-# copies element l, so that loop is itself the copy, vectorized; the first
-# work-item copies the elements from the group's size on, if any, in one
-# loop LLVM vectorizes. A smaller copy is the first work-item's alone (a
-# share would need a mask per element, and masked stores are slow: the
-# bench's tiles took as long as before with them). The first work-item
-# alone left a loop over all the others that did nothing, 6 instructions
-# each: in the bench's tiles (num is the group's size) those loops took
-# 20% of a profile's samples and the copies 3% (docs/builtins.md).
-# num is the same in every work-item (OpenCL C 3.0 s6.15.11: "must
-# therefore be encountered by all work-items in a work-group executing the
-# kernel with the same argument values"), so LLVM unswitches the work-item
-# loop on it. wait_group_events is a barrier, after which the copy is done
-# and visible to all (the pass splits the work-group at barriers in inlined
-# library code too). The returned event is the one passed: the barrier
-# waits for every copy, whichever events name them.
-ASYNC_PREAMBLE = """size_t __attribute__((overloadable)) get_local_linear_id(void);
-"""
-
-
-def async_copy_body(dst_index, src_index):
-    """A copy's body; @dst_index and @src_index map an element's index
-    (a C variable name) to the index in dst and src."""
-    def one(i):
-        return f"dst[{dst_index(i)}] = src[{src_index(i)}];"
-
-    def first_copies(start):
-        return f"if (l == 0) for (size_t i = {start}; i < num; i++) {one('i')}"
-    return ("size_t l = get_local_linear_id(), items = get_local_size(0) * "
-            "get_local_size(1) * get_local_size(2); "
-            f"if (num >= items) {{ {one('l')} {first_copies('items')} }} "
-            f"else {first_copies('0')} return event;")
-
-
-def unit_index(i):
-    return i
-
-
-def strided_index(i):
-    return f"{i} * stride"
-
-
-def async_type(out, t, n):
-    T = vec(t, n)
-    text = ""
-    for dst, src in (("__local", "__global"), ("__global", "__local")):
-        params = [(f"{dst} {T} *", "dst"), (f"const {src} {T} *", "src"),
-                  ("size_t", "num")]
-        text += func("event_t", "async_work_group_copy",
-                     params + [("event_t", "event")],
-                     async_copy_body(unit_index, unit_index))
-        # The stride applies to the global side.
-        d, s = ((unit_index, strided_index) if dst == "__local"
-                else (strided_index, unit_index))
-        text += func("event_t", "async_work_group_strided_copy",
-                     params + [("size_t", "stride"), ("event_t", "event")],
-                     async_copy_body(d, s))
-    # A hint with nothing to do: the caches fetch what the copy touches.
-    text += func("void", "prefetch", [(f"const __global {T} *", "p"),
-                                      ("size_t", "num")],
-                 "(void)p; (void)num;")
-    fp64_guard(out, t, text)
-
-
-def async_family(out):
-    """The copies (named address spaces: compiled once, as 1.2) and
-    wait_group_events (a private or generic list: compiled as both)."""
-    out.add("#if __OPENCL_C_VERSION__ < 200\n" + ASYNC_PREAMBLE)
-    for t in INTS + FLOATS:
-        for n in WIDTHS:
-            async_type(out, t, n)
-    out.add("#endif\n")
-    out.add(func("void", "wait_group_events",
-                 [("int", "count"), ("event_t *", "events")],
-                 "(void)count; (void)events; "
-                 "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"))
-
-
-# ---- atomics --------------------------------------------------------------
-ATOMIC_OPS = {"add": "__atomic_fetch_add(p, v, R)",
-              "sub": "__atomic_fetch_sub(p, v, R)",
-              "xchg": "__atomic_exchange_n(p, v, R)",
-              "min": "__atomic_fetch_min(p, v, R)",
-              "max": "__atomic_fetch_max(p, v, R)",
-              "and": "__atomic_fetch_and(p, v, R)",
-              "or": "__atomic_fetch_or(p, v, R)",
-              "xor": "__atomic_fetch_xor(p, v, R)"}
-EXTENDED = ("min", "max", "and", "or", "xor")
-
-
-def atomic_functions(prefix, space, t, ops):
-    """@prefix's @ops (ATOMIC_OPS' names, inc, dec, cmpxchg) of @t in
-    @space: relaxed read-modify-writes, the order these functions
-    promise. The parameter is volatile so that any pointer converts to it;
-    the operation is an atomic, not a volatile access (which LLVM would
-    never combine: the work-group pass's atomics.cpp does)."""
-    p = [(f"volatile {space} {t} *", "p"), (t, "v")]
-    plain = f"{space} {t} *q = ({space} {t} *)p; "
-    text = ""
-    for op in ops:
-        if op in ATOMIC_OPS:
-            body = ret(ATOMIC_OPS[op].replace("(p,", "(q,"))
-            text += func(t, prefix + op, p, plain + body)
-        elif op in ("inc", "dec"):
-            fetch = "add" if op == "inc" else "sub"
-            text += func(t, prefix + op, p[:1],
-                         plain + ret(f"__atomic_fetch_{fetch}(q, 1, R)"))
-        else:
-            text += func(t, prefix + op, p[:1] + [(t, "cmp"), (t, "v")],
-                         "__atomic_compare_exchange_n(p, &cmp, v, 0, R, R); "
-                         + ret("cmp"))
-    return text
-
-
-BASE = ["add", "sub", "xchg", "inc", "dec", "cmpxchg"]
-
-
-def atomics(out):
-    """OpenCL C 1.2's 32-bit atomic_*, the cl_khr_*_int32_* atom_* and
-    the cl_khr_int64_{base,extended}_atomics atom_* of (u)long."""
-    out.add("#define R __ATOMIC_RELAXED\n")
-    for space in ("__global", "__local"):
-        kind = space[2:]
-        for t in ("int", "uint"):
-            out.add(atomic_functions("atomic_", space, t, BASE + list(EXTENDED)))
-            out.add(f"#ifdef cl_khr_{kind}_int32_base_atomics\n"
-                    + atomic_functions("atom_", space, t, BASE + list(EXTENDED))
-                    + "#endif\n")
-        for t in ("long", "ulong"):
-            out.add("#ifdef cl_khr_int64_base_atomics\n"
-                    + atomic_functions("atom_", space, t, BASE) + "#endif\n")
-            out.add("#ifdef cl_khr_int64_extended_atomics\n"
-                    + atomic_functions("atom_", space, t, EXTENDED)
-                    + "#endif\n")
-        out.add(func("float", "atomic_xchg",
-                     [(f"volatile {space} float *", "p"), ("float", "v")],
-                     ret(f"as_float(__atomic_exchange_n((volatile {space} "
-                         "uint *)p, as_uint(v), R))")))
-    out.add("#undef R\n")
-
-
-# ---- OpenCL C 2.0/3.0 atomics ---------------------------------------------
-# The __global and __local overloads opencl-c.h declares for OpenCL C 3.0
-# without __opencl_c_generic_address_space (refcl reports none). Each
-# function comes in up to three forms: plain (memory_order_seq_cst,
-# memory_scope_device), _explicit(order) (memory_scope_device) and
-# _explicit(order, scope). clang's __c11_atomic_* builtins take the order
-# (memory_order's values are the __ATOMIC_* ones) and no scope: they are
-# system-wide. OpenCL C 3.0 s6.15.12: "The enumerated type memory_scope
-# specifies whether the memory ordering constraints given by memory_order
-# apply to work-items in a work-group or work-items of a kernel(s) executing
-# on the device or across devices (in the case of shared virtual memory)";
-# every work-item of every refcl device
-# shares the CPU's one coherent memory, so system-wide is at least as strong
-# as any scope asked for, and the scope is accepted and dropped.
-C11_SPACES = ("__global", "__local")
-C11_TYPES = ["int", "uint", "float", "long", "ulong", "double"]
-C11_INTEGERS = ["int", "uint", "long", "ulong"]
-C11_FETCH = ("add", "sub", "or", "xor", "and", "min", "max")
-SEQ_CST = "memory_order_seq_cst"
-
-
-def c11_forms(orders):
-    """(name suffix, extra parameters, the orders' values) of the three
-    forms of a function taking the memory orders named @orders."""
-    params = [("memory_order", o) for o in orders]
-    return [("", [], [SEQ_CST] * len(orders)),
-            ("_explicit", params, list(orders)),
-            ("_explicit", params + [("memory_scope", "scope")],
-             list(orders))]
-
-
-def c11_function(rtype, name, params, orders, body):
-    """@name in its three forms: @body, a format string, gets {o0}, {o1}
-    (the memory orders) and uses the parameters @params."""
-    text = ""
-    for suffix, extra, names in c11_forms(orders):
-        drop = "(void)scope; " if extra and extra[-1][1] == "scope" else ""
-        values = {f"o{i}": n for i, n in enumerate(names)}
-        text += func(rtype, name + suffix, params + extra,
-                     drop + body.format(**values))
-    return text
-
-
-def c11_type_functions(space, t):
-    """init, store, load, exchange, compare_exchange_strong/weak of
-    volatile @space atomic_@t."""
-    a = [(f"volatile {space} atomic_{t} *", "p")]
-    text = func("void", "atomic_init", a + [(t, "v")],
-                "__c11_atomic_init(p, v);")
-    text += c11_function("void", "atomic_store", a + [(t, "v")], ["order"],
-                         "__c11_atomic_store(p, v, {o0});")
-    text += c11_function(t, "atomic_load", a, ["order"],
-                         ret("__c11_atomic_load(p, {o0})"))
-    text += c11_function(t, "atomic_exchange", a + [(t, "v")], ["order"],
-                         ret("__c11_atomic_exchange(p, v, {o0})"))
-    # *expected is written on failure only (C11 7.17.7.4), through a
-    # private copy: the builtin takes no __global or __local expected.
-    for strength in ("strong", "weak"):
-        for where in ("__global", "__local", "__private"):
-            text += c11_function(
-                "bool", f"atomic_compare_exchange_{strength}",
-                a + [(f"{where} {t} *", "expected"), (t, "desired")],
-                ["success", "failure"],
-                f"{t} old = *expected; bool ok = "
-                f"__c11_atomic_compare_exchange_{strength}(p, &old, desired,"
-                " {o0}, {o1}); if (!ok) *expected = old; return ok;")
-    return text
-
-
-def c11_fetch_functions(space, t, operand):
-    """atomic_fetch_<key> of volatile @space atomic_@t by an @operand: the
-    same type, or, for atomic_intptr_t and atomic_uintptr_t (long and
-    ulong here), the other signedness (ptrdiff_t, intptr_t, uintptr_t:
-    opencl-c.h's overloads), computed in @t."""
-    a = [(f"volatile {space} atomic_{t} *", "p"), (operand, "v")]
-    plain = f"({space} atomic_{t} *)p"  # not volatile: atomic_functions
-    return "".join(c11_function(t, f"atomic_fetch_{key}", a, ["order"],
-                                ret(f"__c11_atomic_fetch_{key}({plain}, "
-                                    f"({t})v, {{o0}})"))
-                   for key in C11_FETCH)
-
-
-def c11_flag_functions(space):
-    """atomic_flag (an atomic_int, ATOMIC_FLAG_INIT 0) set and clear."""
-    a = [(f"volatile {space} atomic_flag *", "p")]
-    return (c11_function("bool", "atomic_flag_test_and_set", a, ["order"],
-                         ret("__c11_atomic_exchange(p, 1, {o0}) != 0"))
-            + c11_function("void", "atomic_flag_clear", a, ["order"],
-                           "__c11_atomic_store(p, 0, {o0});"))
-
-
-def c11_atomics(out):
-    """The OpenCL C 2.0/3.0 atomic functions (compiled as 3.0)."""
-    for space in C11_SPACES:
-        for t in C11_TYPES:
-            fp64_guard(out, t, c11_type_functions(space, t))
-        for t in C11_INTEGERS:
-            out.add(c11_fetch_functions(space, t, t))
-        out.add(c11_fetch_functions(space, "ulong", "long")
-                + c11_fetch_functions(space, "long", "ulong"))
-        out.add(c11_flag_functions(space))
-    # The flags choose which memory a fence orders; on one coherent memory
-    # the order alone decides (relaxed: no fence).
-    out.add(func("void", "atomic_work_item_fence",
-                 [("cl_mem_fence_flags", "flags"), ("memory_order", "order"),
-                  ("memory_scope", "scope")],
-                 "(void)flags; (void)scope; __c11_atomic_thread_fence(order);"))
-
-
 def main():
     family, path = sys.argv[1], sys.argv[2]
     out = Out()
     out.add("/* SPDX-License-Identifier: Apache-2.0 */\n"
             f"/* Generated by compiler/lib/generate.py {family}. */\n")
     if family == "math":
-        out.add(SCALAR_ONLY_DECLARATIONS + LIBM_DECLS + ROOTN
-                + OWN_DEFINITIONS)
+        # The scalar functions written by hand (-I compiler/lib/src).
+        out.add(SCALAR_ONLY_DECLARATIONS + '#include "math_scalar.cl"\n')
         # Double first: some float functions call the double ones, and
         # clang finds, in a function's own body, only the overloads of its
         # name defined before it.
@@ -1319,12 +995,6 @@ def main():
                     shuffle_type(out, t, m, n)
     elif family == "half":
         half_family(out)
-    elif family == "async":
-        async_family(out)
-    elif family == "atomic":
-        atomics(out)
-    elif family == "c11atomic":
-        c11_atomics(out)
     else:
         sys.exit(f"generate.py: no family {family}")
     with open(path, "w") as f:
