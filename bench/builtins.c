@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * refcl_bench's figures of the OpenCL C builtin library (issue 19): kernels
+ * refcl_bench's figures of the OpenCL C builtin library: kernels
  * from OpenCL C over 16 Mi elements, the time of one enqueue to completion —
  * sin, exp and pow on floats, convert_uchar4_sat_rte of float4s, atomic_add
  * contended on one counter and on 64 (in the ICD's groups and in groups of

@@ -25,7 +25,7 @@
  * is linked through the header's own `free_next`, so a released object's
  * `parent` still says what it was.
  *
- * Measured (bench/README.md, issue 22): with slots of 256 bytes for every
+ * Measured (docs/results.md): with slots of 256 bytes for every
  * type, a live user event cost 264 bytes of RSS; with per-type slots, 200
  * (a 168-byte event in a 192-byte slot), at 16 million events. The
  * slot-start check is a multiply and a rotate instead of a mask; creating

@@ -13,7 +13,7 @@
  *
  * One flat switch, grouped by family, where each case returns its answer
  * through refcl_info_return: scalars inline, so the common query makes no
- * call and needs no stack frame (issue 6: device-info.scalar), answers of
+ * call and needs no stack frame (bench's device-info.scalar), answers of
  * run-time size by a tail call to a small function.
  */
 #include <pthread.h>
@@ -521,7 +521,7 @@ reply_cpuset(const struct _cl_device_id *device, size_t size, void *value,
 /* Aligned to a cache line: the path of a scalar query (validation, the
  * jump table, the answer) then spans as few lines as the code allows,
  * wherever the linker puts the function. From a 16-byte boundary the
- * bench's device-info.scalar took 10-20% longer (issue 6). */
+ * bench's device-info.scalar took 10-20% longer. */
 __attribute__((aligned(64))) cl_int CL_API_CALL
 refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
                       size_t param_value_size, void *param_value,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl_args64: a built-in kernel with 64 arguments of every kind, made to
- * test argument passing until a compiler produces such kernels (issue 22):
+ * test argument passing in every build, with the compiler or without:
  * __global and __constant buffers (or SVM pointers), two __local sizes,
  * scalars of each size (1, 2, 4, 8 bytes), vectors up to 16 elements of 8
  * bytes (128 bytes), and structs by value. It copies what each argument

@@ -10,8 +10,8 @@
  * to learn that every page the range touches is mapped and readable,
  * without touching a byte, so a bad range is CL_INVALID_OPERATION and
  * never a fault. Pages it may read but not write make a read-only object.
- * Two imports that share a page must agree on their flags (the seed's
- * issue 7).
+ * Two imports that share a page must agree on their flags (the
+ * extension's open question on unaligned imports sharing a page).
  *
  * dma_buf: the file descriptor is mapped (MAP_SHARED), so the cl_mem sees
  * what every other mapping of the buffer sees.
@@ -35,9 +35,9 @@
 /* "Valid <flags> are: CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY,
  * CL_MEM_READ_ONLY, CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY,
  * CL_MEM_HOST_NO_ACCESS, CL_MEM_USE_HOST_PTR - this flag has no effect";
- * and CL_MEM_ALLOC_HOST_PTR, with which issue 2 selects "a buffer suitable
- * for frequent sharing" (every refcl buffer is: CPU and device are one
- * coherency domain). Never CL_MEM_COPY_HOST_PTR: an import "will never
+ * and CL_MEM_ALLOC_HOST_PTR, with which the extension selects "a buffer
+ * suitable for frequent sharing" (every refcl buffer is: CPU and device are
+ * one coherency domain). Never CL_MEM_COPY_HOST_PTR: an import "will never
  * fall back to copy operations". */
 #define IMPORT_FLAGS                                         \
     (REFCL_MEM_ACCESS_FLAGS | REFCL_MEM_HOST_ACCESS_FLAGS |   \
@@ -131,7 +131,7 @@ static bool page_span(const void *memory, size_t size, uintptr_t *lo,
     return true;
 }
 
-/* ---- imports sharing pages (issue 7) ----------------------------------- */
+/* ---- imports sharing pages --------------------------------------------- */
 
 /* Every host import alive, linked through next_import. */
 static pthread_mutex_t imports_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -339,7 +339,7 @@ cl_mem CL_API_CALL refcl_clImportMemoryARM(
     } else if (refcl_import_dma_buf_supported()) {
         mem = import_dma_buf(&req, &err);
     } else {
-        /* Issue 4: a type whose extension string is not listed is
+        /* The extension: a type whose extension string is not listed is
          * CL_INVALID_OPERATION. */
         mem = NULL;
         err = REFCL_FAIL(CL_INVALID_OPERATION, "CL_IMPORT_TYPE_DMA_BUF_ARM: "

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * device/retry: a device query that fails for want of memory is tried
- * again by the next one (issue 22, defect 2: the failure was cached by
- * pthread_once, and every later clGetDeviceIDs failed for the rest of the
- * process).
+ * again by the next one (a failure cached by pthread_once would make
+ * every later clGetDeviceIDs fail for the rest of the process).
  *
  * First hwloc's topology load fails once (interposed, as device/ids counts
  * loads): CL_OUT_OF_HOST_MEMORY, then the next query finds the device.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * event/blocking: a blocking command whose wait list holds a failed event
- * (issue 22, defect 1). Each of the five blocking commands — read, write,
+ * event/blocking: a blocking command whose wait list holds a failed event.
+ * Each of the five blocking commands — read, write,
  * map, SVM memcpy, SVM map — returns
  * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST and creates no event: "If
  * event is NULL or the enqueue is unsuccessful, no event will be created".

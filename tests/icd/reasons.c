@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * icd/reasons: why a call failed, in its REFCL_TRACE line (issue 22,
- * docs/tracing.md "Reasons"). The program traces itself into a file of its
+ * icd/reasons: why a call failed, in its REFCL_TRACE line
+ * (docs/tracing.md "Reasons"). The program traces itself into a file of its
  * own (handles numbered, REFCL_TRACE_ADDRESSES=0) and compares each call's
  * line, read back as soon as the call returns, with the exact line
  * expected: failures of different kinds (a bad handle, NULL and not, a bad

@@ -7,11 +7,12 @@
  * loader's dispatch data; every error of the extension: the context, the
  * flags, the properties, NULL memory, pages that are not mapped (found
  * without touching them: a PROT_NONE page or a hole in the range never
- * faults), imports sharing a page with different flags (issue 7); pages
+ * faults), imports sharing a page with different flags; pages
  * that are read-only make a read-only object. With no file descriptor left
  * to read the mappings with, an import of valid memory is
  * CL_OUT_OF_HOST_MEMORY, not the application's CL_INVALID_OPERATION
- * (issue 22, defect 3), and works again once descriptors are free.
+ * (the process is short of resources, the memory is fine), and works again
+ * once descriptors are free.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -236,7 +237,7 @@ static void check_arguments(void)
     CHECK_EQ(import_fails(context, 0, NULL, area,
                           CL_IMPORT_MEMORY_WHOLE_ALLOCATION_ARM),
              CL_INVALID_BUFFER_SIZE);
-    /* A type whose extension string is not listed (issue 4). */
+    /* A type whose extension string is not listed: CL_INVALID_OPERATION. */
     char extensions[2048];
     CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof(extensions),
                              extensions, NULL),
@@ -380,8 +381,8 @@ static void check_read_only_pages(void)
     munmap(pages, page);
 }
 
-/* Issue 7: "two unaligned allocations are imported which share a page, but
- * request different memory flags ... An error will be returned." */
+/* The extension: "two unaligned allocations are imported which share a page,
+ * but request different memory flags ... An error will be returned." */
 static void check_shared_pages(void)
 {
     unsigned char *pages = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE,
