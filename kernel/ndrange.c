@@ -27,7 +27,9 @@
  * required work-group size, or a large group along x (the pass vectorizes
  * that loop), smaller for kernels with barriers, dividing the global size
  * where groups must be uniform. A fault in a work-group ends the command
- * with CL_OUT_OF_RESOURCES, as an abnormally terminated kernel.
+ * with CL_OUT_OF_RESOURCES, as an abnormally terminated kernel, and is
+ * reported to the context's pfn_notify: the kernel, the signal, the
+ * address and the work-group.
  *
  * Where the specification leaves behaviour undefined, refcl refuses
  * (CL_INVALID_KERNEL_ARGS) rather than corrupt memory: a work-item that
@@ -40,6 +42,7 @@
 #include <string.h>
 
 #include "refcl/api.h"
+#include "refcl/context.h"
 #include "refcl/device.h"
 #include "refcl/event.h"
 #include "refcl/kernel.h"
@@ -81,6 +84,8 @@ struct ndrange_command {
     size_t pieces;
     atomic_bool out_of_memory; /* a piece could not get its scratch */
     atomic_bool faulted;       /* a compiled work-group faulted */
+    struct refcl_kernel_fault fault;  /* the first fault, once faulted */
+    size_t fault_group;        /* the work-group it was in */
     /** Its work-items' printf records, if the kernel calls printf. */
     struct refcl_abi_printf *printf_buffer;
 };
@@ -641,6 +646,7 @@ struct compiled_piece {
     void *local_mem;               /* the kernel's __local variables */
     void *frames;                  /* the work-items' frames, or NULL */
     union refcl_arg_value *args;   /* __local arguments pointing here */
+    size_t group;                  /* the work-group running */
 };
 
 /* One block for @p p: the kernel's __local variables, the __local
@@ -689,7 +695,7 @@ static void abi_group_at(struct refcl_abi_group *g,
  * refcl_fault_catch guards. */
 static void compiled_groups(void *arg)
 {
-    const struct compiled_piece *p = arg;
+    struct compiled_piece *p = arg;
     const struct refcl_ndrange *r = &p->c->range;
     struct refcl_abi_group g = {.work_dim = r->dims,
                                 .local_mem = p->local_mem,
@@ -705,6 +711,7 @@ static void compiled_groups(void *arg)
     const refcl_abi_slot *slots = (const refcl_abi_slot *)p->args;
     for (size_t id = p->first; id < p->end; id++) {
         abi_group_at(&g, r, id);
+        p->group = id;
         run(slots, &g);
     }
 }
@@ -724,9 +731,30 @@ static void compiled_piece(void *arg, size_t index)
         atomic_store(&c->out_of_memory, true);
         return;
     }
-    if (!refcl_fault_catch(compiled_groups, &p))
-        atomic_store(&c->faulted, true);
+    struct refcl_kernel_fault fault;
+    if (!refcl_fault_catch(compiled_groups, &p, &fault) &&
+        !atomic_exchange(&c->faulted, true)) {
+        c->fault = fault;
+        c->fault_group = p.group;
+    }
     free(block);
+}
+
+/* "kernel 'oob': SIGSEGV at address 0x10 in work-group (3, 0, 0)", to the
+ * pfn_notify of the queue's context. */
+static void fault_report(const struct ndrange_command *c,
+                         struct _cl_command_queue *queue)
+{
+    struct refcl_abi_group g;
+    abi_group_at(&g, &c->range, c->fault_group);
+    refcl_context_notify(queue->context,
+                         "kernel '%s': %s at address %p in work-group (%llu, "
+                         "%llu, %llu)", c->desc->name,
+                         refcl_fault_signal_name(c->fault.signal),
+                         c->fault.address,
+                         (unsigned long long)g.group_id[0],
+                         (unsigned long long)g.group_id[1],
+                         (unsigned long long)g.group_id[2]);
 }
 
 static cl_int ndrange_run(void *payload, struct _cl_command_queue *queue)
@@ -744,6 +772,8 @@ static cl_int ndrange_run(void *payload, struct _cl_command_queue *queue)
      * complete. */
     if (c->printf_buffer)
         refcl_printf_flush(c->printf_buffer, stdout);
+    if (atomic_load(&c->faulted))
+        fault_report(c, queue);
     /* A piece without its __local memory did not run, a faulting one did
      * not finish: the command ends with the error, as an abnormally
      * terminated kernel does. */

@@ -326,15 +326,26 @@ void refcl_printf_flush(const struct refcl_abi_printf *buffer, FILE *out);
 
 /* ---- faults in compiled code (kernel/fault.c) ------------------------ */
 
+/** A fault caught in compiled code: the signal and the address it names. */
+struct refcl_kernel_fault {
+    int signal;    /**< SIGSEGV, SIGBUS or SIGFPE */
+    void *address; /**< siginfo's si_addr: the memory or the instruction */
+};
+
 /**
- * Runs @p body(@p arg) on the calling thread, catching SIGSEGV and SIGBUS
- * raised while it runs: the body is left where it faulted (the memory it
- * allocated must be freed by the caller) and the call returns false.
+ * Runs @p body(@p arg) on the calling thread, catching SIGSEGV, SIGBUS and
+ * SIGFPE raised while it runs: the body is left where it faulted (the
+ * memory it allocated must be freed by the caller), @p fault says which
+ * signal at which address, and the call returns false.
  * The handler is installed by the first call and chains to the one it
  * replaced for faults outside a body; each thread gets an alternate
  * signal stack of its own (a kernel that overflows its stack is caught).
  * @return true if the body returned.
  */
-bool refcl_fault_catch(void (*body)(void *), void *arg);
+bool refcl_fault_catch(void (*body)(void *), void *arg,
+                       struct refcl_kernel_fault *fault);
+
+/** "SIGSEGV", "SIGBUS" or "SIGFPE" for @p sig. */
+const char *refcl_fault_signal_name(int sig);
 
 #endif /* REFCL_KERNEL_H */
