@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Generates refcl's call tracing (instrumentation/trace_names.inc,
 instrumentation/trace_wrappers.inc), its call journal
-(instrumentation/journal_wrappers.inc), the entry point table of
+(instrumentation/journal_wrappers.inc), the notifying twins the dispatch
+table holds (instrumentation/notify_wrappers.inc), the entry point table of
 refcl-loader-check (loadercheck/entries.inc) and the direct tests' API
 (tests/support/direct_wrappers.inc).
 
@@ -17,7 +18,8 @@ cl_device_type, error codes, ...), the #defines that follow the family's
 comment in the Khronos headers (`/* cl_device_info */`), as {value, "NAME"}.
 
 trace_wrappers.inc: one wrapper per dispatch slot (and per cl_khr_icd
-function and extension function) that calls refcl_<name> and logs one line.
+function and extension function) that calls refcl_notify_<name> and logs one
+line.
 Parameter lists come from the Khronos prototypes (cl.h, cl_ext.h, cl_gl.h,
 cl_egl.h), or from include/refcl/api.h for the Direct3D/DX9, cl_khr_icd and
 extension functions; how each

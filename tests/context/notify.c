@@ -179,8 +179,9 @@ static void check_event_calls(void)
     CHECK_EQ(clSetUserEventStatus(event, -1), CL_SUCCESS);
     CHECK_EQ(clWaitForEvents(1, &event),
              CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-    CHECK_HEARD_PREFIX(&heard, n, "clWaitForEvents: "
-                                  "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST");
+    CHECK_HEARD_PREFIX(
+        &heard, n,
+        "clWaitForEvents: CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST");
     CHECK_EQ(clReleaseEvent(event), CL_SUCCESS);
 }
 
