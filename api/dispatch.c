@@ -5,7 +5,9 @@
  *
  * Both tables are generated from the slot list in refcl/entries.h, so the
  * loader-visible table, clIcdGetFunctionAddressForPlatformKHR and
- * clGetExtensionFunctionAddress* can never disagree. With REFCL_JOURNAL or
+ * clGetExtensionFunctionAddress* can never disagree. They hold each entry
+ * point's notifying twin (refcl/notify.h), which reports a failure to the
+ * pfn_notify of the call's context. With REFCL_JOURNAL or
  * REFCL_TRACE set, all three hand out the journaling (refcl/journal.h) or
  * tracing (refcl/trace.h) twins instead; so do the three functions
  * exported by name (refcl.map), which are here too.
@@ -17,14 +19,15 @@
 #include "refcl/api.h"
 #include "refcl/config.h"
 #include "refcl/journal.h"
+#include "refcl/notify.h"
 #include "refcl/platform.h"
 #include "refcl/trace.h"
 
 /* cl_khr_icd 2.0: "The dispatch table's clGetPlatformIDs slot and
  * clUnloadCompiler slot hold CL_ICD2_TAG_KHR"; loaders never call them.
  * A classic 1.x table has the functions there; a faulty one, one tag. */
-#define SLOT(name) .name = refcl_##name,
-#define SLOT_VOID(name) .name = (void *)refcl_##name,
+#define SLOT(name) .name = refcl_notify_##name,
+#define SLOT_VOID(name) .name = (void *)refcl_notify_##name,
 #define SLOT_TAG(name) .name = (cl_api_##name)CL_ICD2_TAG_KHR,
 static const struct _cl_icd_dispatch dispatch_icd2 = {
     REFCL_DISPATCH_ENTRIES(SLOT, SLOT_VOID, SLOT_TAG)
@@ -33,7 +36,7 @@ static const struct _cl_icd_dispatch dispatch_icd1 = {
     REFCL_DISPATCH_ENTRIES(SLOT, SLOT_VOID, SLOT)
 };
 #define ONE_TAG_clGetPlatformIDs (cl_api_clGetPlatformIDs)CL_ICD2_TAG_KHR
-#define ONE_TAG_clUnloadCompiler refcl_clUnloadCompiler
+#define ONE_TAG_clUnloadCompiler refcl_notify_clUnloadCompiler
 #define SLOT_ONE_TAG(name) .name = ONE_TAG_##name,
 static const struct _cl_icd_dispatch dispatch_one_tag = {
     REFCL_DISPATCH_ENTRIES(SLOT, SLOT_VOID, SLOT_ONE_TAG)
@@ -114,14 +117,14 @@ enum reach { CORE, EXTENSION, ICD2_EXTENSION, JOURNAL_EXTENSION };
 
 struct function {
     const char *name;
-    void *address;
+    void *address;   /* its notifying twin (refcl/notify.h) */
     void *traced;    /* its tracing twin */
     void *journaled; /* its journaling twin; NULL: never journaled */
     enum reach reach;
 };
 
 #define FUNCTION_REACH(name, reach)                               \
-    {#name, (void *)refcl_##name, (void *)refcl_trace_##name,     \
+    {#name, (void *)refcl_notify_##name, (void *)refcl_trace_##name, \
      (void *)refcl_journal_##name, reach},
 #define FUNCTION(name) FUNCTION_REACH(name, CORE)
 static const struct function functions[] = {
@@ -133,9 +136,9 @@ static const struct function functions[] = {
     FUNCTION_REACH(clEnqueueMarkerREFCL, JOURNAL_EXTENSION)
     /* The journal's control functions: reading or arming the journal is
      * not a call to record. */
-    {"clGetCallJournalREFCL", (void *)refcl_clGetCallJournalREFCL,
+    {"clGetCallJournalREFCL", (void *)refcl_notify_clGetCallJournalREFCL,
      (void *)refcl_trace_clGetCallJournalREFCL, NULL, JOURNAL_EXTENSION},
-    {"clSetNextResultREFCL", (void *)refcl_clSetNextResultREFCL,
+    {"clSetNextResultREFCL", (void *)refcl_notify_clSetNextResultREFCL,
      (void *)refcl_trace_clSetNextResultREFCL, NULL, JOURNAL_EXTENSION},
 };
 #undef FUNCTION
@@ -197,9 +200,11 @@ static bool icd2_function_offered(const struct function *f)
     if (config->icd_version == 1)
         return false;
     if (config->fault == REFCL_FAULT_NO_GET_FUNCTION)
-        return f->address != (void *)refcl_clIcdGetFunctionAddressForPlatformKHR;
+        return f->address !=
+               (void *)refcl_notify_clIcdGetFunctionAddressForPlatformKHR;
     if (config->fault == REFCL_FAULT_NO_SET_DISP_DATA)
-        return f->address != (void *)refcl_clIcdSetPlatformDispatchDataKHR;
+        return f->address !=
+               (void *)refcl_notify_clIcdSetPlatformDispatchDataKHR;
     return true;
 }
 

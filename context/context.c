@@ -159,16 +159,6 @@ static struct _cl_context *context_create(const struct context_request *req,
     return context;
 }
 
-static void *creation_failed(const struct context_request *req, cl_int err,
-                             cl_int *errcode_ret, const char *why)
-{
-    refcl_notify(req->notify, req->notify_data, "refcl: %s (error %d)", why,
-                 err);
-    if (errcode_ret)
-        *errcode_ret = err;
-    return NULL;
-}
-
 /* Checks the arguments both creation functions share. */
 static cl_int request_init(struct context_request *req,
                            const cl_context_properties *properties,
@@ -191,18 +181,18 @@ static cl_context create(const struct context_request *req,
     /* CL_INVALID_VALUE "if devices is NULL" or "if num_devices is equal to
      * zero". */
     if (!devices || num_devices == 0)
-        return creation_failed(
-            req,
+        return refcl_errcode(
+            NULL,
             REFCL_FAIL(CL_INVALID_VALUE, "%s: \"if devices is NULL\" or \"if "
                        "num_devices is equal to zero\"",
                        devices ? "num_devices 0" : "devices NULL"),
-            errcode_ret, "no devices given");
+            errcode_ret);
     cl_device_id *unique = malloc(num_devices * sizeof(cl_device_id));
     if (!unique)
-        return creation_failed(req,
-                               REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory "
-                                          "for %u handles", num_devices),
-                               errcode_ret, "out of host memory");
+        return refcl_errcode(NULL,
+                             REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory "
+                                        "for %u handles", num_devices),
+                             errcode_ret);
     struct _cl_platform_id *platform = req->platform;
     cl_uint count = 0;
     for (cl_uint i = 0; i < num_devices; i++) {
@@ -217,8 +207,7 @@ static cl_context create(const struct context_request *req,
                              "device\"", i);
         if (bad != CL_SUCCESS) {
             free(unique);
-            return creation_failed(req, bad, errcode_ret,
-                                   "devices contains an invalid device");
+            return refcl_errcode(NULL, bad, errcode_ret);
         }
         platform = devices[i]->obj.platform;
         /* "Duplicate devices specified in devices are ignored." */
@@ -229,7 +218,7 @@ static cl_context create(const struct context_request *req,
     cl_context context = context_create(req, platform, unique, count, &err);
     free(unique);
     if (!context)
-        return creation_failed(req, err, errcode_ret, "out of host memory");
+        return refcl_errcode(NULL, err, errcode_ret);
     if (errcode_ret)
         *errcode_ret = CL_SUCCESS;
     return context;
@@ -243,8 +232,7 @@ cl_context CL_API_CALL refcl_clCreateContext(
     struct context_request req;
     cl_int err = request_init(&req, properties, pfn_notify, user_data);
     if (err != CL_SUCCESS)
-        return creation_failed(&req, err, errcode_ret,
-                               "invalid context properties or callback");
+        return refcl_errcode(NULL, err, errcode_ret);
     return create(&req, num_devices, devices, errcode_ret);
 }
 
@@ -257,21 +245,18 @@ cl_context CL_API_CALL refcl_clCreateContextFromType(
     struct context_request req;
     cl_int err = request_init(&req, properties, pfn_notify, user_data);
     if (err != CL_SUCCESS)
-        return creation_failed(&req, err, errcode_ret,
-                               "invalid context properties or callback");
+        return refcl_errcode(NULL, err, errcode_ret);
     /* "properties can also be NULL in which case the platform that is
      * selected is implementation-defined": refcl's default platform. */
     struct _cl_platform_id *platform = refcl_platform_resolve(req.platform);
     if (!platform)
-        return creation_failed(&req,
-                               refcl_invalid_handle(req.platform,
-                                                    REFCL_PLATFORM),
-                               errcode_ret, "no platform");
+        return refcl_errcode(
+            NULL, refcl_invalid_handle(req.platform, REFCL_PLATFORM),
+            errcode_ret);
     cl_device_id device;
     err = refcl_clGetDeviceIDs(platform, device_type, 1, &device, NULL);
     if (err != CL_SUCCESS)
-        return creation_failed(&req, err, errcode_ret,
-                               "no device of the requested type");
+        return refcl_errcode(NULL, err, errcode_ret);
     return create(&req, 1, &device, errcode_ret);
 }
 

@@ -293,8 +293,6 @@ static void config_read(void)
     read_icd_version();
     read_fault();
     read_trace();
-    /* The trace prints why a call failed: only then are reasons kept. */
-    refcl_reasons_enable(config.trace_fd >= 0);
     read_trace_addresses();
     read_journal();
     read_bind();
@@ -307,7 +305,6 @@ __attribute__((destructor)) static void config_unload(void)
     if (config.trace_fd > STDERR_FILENO)
         close(config.trace_fd);
     config.trace_fd = -1;
-    refcl_reasons_enable(false);
 }
 
 const struct refcl_config *refcl_config(void)

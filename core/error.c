@@ -1,21 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The reasons behind REFCL_FAIL (refcl/error.h): one per thread, kept only
- * while the trace is on. Nothing here is on a successful call's path.
+ * The reasons behind REFCL_FAIL (refcl/error.h): the last one of each
+ * thread. Nothing here is on a successful call's path.
  */
 #include "refcl/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
-atomic_bool refcl_reasons_on;
-
 static _Thread_local struct refcl_reason last = {CL_SUCCESS, -1, NULL, ""};
-
-void refcl_reasons_enable(bool on)
-{
-    atomic_store_explicit(&refcl_reasons_on, on, memory_order_relaxed);
-}
 
 cl_int refcl_reason_note(cl_int code, const char *format, ...)
 {
@@ -32,8 +25,6 @@ cl_int refcl_reason_note(cl_int code, const char *format, ...)
 cl_int refcl_reason_handle(cl_int code, int handle_type, const void *handle,
                            const char *what)
 {
-    if (!atomic_load_explicit(&refcl_reasons_on, memory_order_relaxed))
-        return code;
     snprintf(last.text, sizeof(last.text), "%s", what);
     last.code = code;
     last.handle_type = handle_type;
@@ -54,4 +45,9 @@ const struct refcl_reason *refcl_reason_last(void)
 const struct refcl_reason *refcl_reason_for(cl_int code)
 {
     return code != CL_SUCCESS && last.code == code ? &last : NULL;
+}
+
+void refcl_reason_restore(const struct refcl_reason *reason)
+{
+    last = *reason;
 }

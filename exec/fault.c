@@ -29,6 +29,9 @@
  * on any thread. */
 static _Thread_local sigjmp_buf *catcher
     __attribute__((tls_model("initial-exec")));
+/* What the calling thread's last caught fault was. */
+static _Thread_local struct refcl_kernel_fault last_fault
+    __attribute__((tls_model("initial-exec")));
 
 /* The signals caught, and the actions they had before. */
 static const int caught[] = {SIGSEGV, SIGBUS, SIGFPE};
@@ -68,6 +71,7 @@ static void on_fault(int sig, siginfo_t *info, void *context)
         return;
     }
     catcher = NULL;
+    last_fault = (struct refcl_kernel_fault){sig, info->si_addr};
     siglongjmp(*jump, 1);
 }
 
@@ -123,7 +127,8 @@ static void alt_stack_ensure(void)
     }
 }
 
-bool refcl_fault_catch(void (*body)(void *), void *arg)
+bool refcl_fault_catch(void (*body)(void *), void *arg,
+                       struct refcl_kernel_fault *fault)
 {
     pthread_once(&install_once, install);
     if (!installed) {
@@ -149,5 +154,21 @@ bool refcl_fault_catch(void (*body)(void *), void *arg)
     }
     catcher = outer;
     pthread_sigmask(SIG_SETMASK, &mask, NULL);
+    if (!finished)
+        *fault = last_fault;
     return finished;
+}
+
+const char *refcl_fault_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV:
+        return "SIGSEGV";
+    case SIGBUS:
+        return "SIGBUS";
+    case SIGFPE:
+        return "SIGFPE";
+    default:
+        return "a signal";
+    }
 }

@@ -7,7 +7,9 @@
  * executable's `run`, each piece with one block of its own for the
  * kernel's __local variables, its __local arguments and the work-items'
  * frames, reused from group to group. A fault in a work-group ends the
- * command with CL_OUT_OF_RESOURCES, as an abnormally terminated kernel.
+ * command with CL_OUT_OF_RESOURCES, as an abnormally terminated kernel, and
+ * is reported to the context's pfn_notify: the kernel, the signal, the
+ * address and the work-group.
  * The checks of an enqueue and the snapshot of the arguments are the kernel
  * layer's (kernel/enqueue.c).
  */
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "refcl/context.h"
 #include "refcl/exec.h"
 #include "refcl/kernel_abi.h"
 #include "refcl/memory.h"
@@ -213,6 +216,7 @@ struct compiled_piece {
     void *local_mem;               /* the kernel's __local variables */
     void *frames;                  /* the work-items' frames, or NULL */
     union refcl_arg_value *args;   /* __local arguments pointing here */
+    size_t group;                  /* the work-group running */
 };
 
 /* One block for @p p: the kernel's __local variables, the __local
@@ -261,7 +265,7 @@ static void abi_group_at(struct refcl_abi_group *g,
  * refcl_fault_catch guards. */
 static void compiled_groups(void *arg)
 {
-    const struct compiled_piece *p = arg;
+    struct compiled_piece *p = arg;
     const struct refcl_ndrange *r = &p->c->range;
     struct refcl_abi_group g = {.work_dim = r->dims,
                                 .local_mem = p->local_mem,
@@ -277,6 +281,7 @@ static void compiled_groups(void *arg)
     const refcl_abi_slot *slots = (const refcl_abi_slot *)p->args;
     for (size_t id = p->first; id < p->end; id++) {
         abi_group_at(&g, r, id);
+        p->group = id;
         run(slots, &g);
     }
 }
@@ -296,9 +301,30 @@ static void compiled_piece(void *arg, size_t index)
         atomic_store(&c->out_of_memory, true);
         return;
     }
-    if (!refcl_fault_catch(compiled_groups, &p))
-        atomic_store(&c->faulted, true);
+    struct refcl_kernel_fault fault;
+    if (!refcl_fault_catch(compiled_groups, &p, &fault) &&
+        !atomic_exchange(&c->faulted, true)) {
+        c->fault = fault;
+        c->fault_group = p.group;
+    }
     free(block);
+}
+
+/* "kernel 'oob': SIGSEGV at address 0x10 in work-group (3, 0, 0)", to the
+ * pfn_notify of the queue's context. */
+static void fault_report(const struct refcl_launch *c,
+                         struct _cl_command_queue *queue)
+{
+    struct refcl_abi_group g;
+    abi_group_at(&g, &c->range, c->fault_group);
+    refcl_context_notify(queue->context,
+                         "kernel '%s': %s at address %p in work-group (%llu, "
+                         "%llu, %llu)", c->desc->name,
+                         refcl_fault_signal_name(c->fault.signal),
+                         c->fault.address,
+                         (unsigned long long)g.group_id[0],
+                         (unsigned long long)g.group_id[1],
+                         (unsigned long long)g.group_id[2]);
 }
 
 static cl_int ndrange_run(void *payload, struct _cl_command_queue *queue)
@@ -316,6 +342,8 @@ static cl_int ndrange_run(void *payload, struct _cl_command_queue *queue)
      * complete. */
     if (c->printf_buffer)
         refcl_printf_flush(c->printf_buffer, stdout);
+    if (atomic_load(&c->faulted))
+        fault_report(c, queue);
     /* A piece without its __local memory did not run, a faulting one did
      * not finish: the command ends with the error, as an abnormally
      * terminated kernel does. */

@@ -4,7 +4,7 @@
  * (trace_wrappers.inc, one per entry point) and the writer that puts each
  * call on one line of the trace (docs/tracing.md).
  *
- * A wrapper calls the real entry point first, then formats the whole line
+ * A wrapper calls the entry point's notifying twin (refcl/notify.h) first, then formats the whole line
  * in a buffer of its own and hands it to one locked write(2): threads never
  * interleave within a line, and a line is in the file (no stdio buffer) as
  * soon as its call returns.
@@ -20,6 +20,7 @@
 
 #include "refcl/config.h"
 #include "refcl/error.h"
+#include "refcl/notify.h"
 #include "refcl/object.h"
 #include "refcl/trace.h"
 
@@ -208,9 +209,14 @@ static void put_flags(struct line *line, cl_ulong value,
         append(line, "%s0x%" PRIX64, separator, (uint64_t)value);
 }
 
+const char *refcl_trace_code_name(cl_int code)
+{
+    return name_of(&errors_names, code);
+}
+
 static void put_code(struct line *line, cl_int code)
 {
-    const char *name = name_of(&errors_names, code);
+    const char *name = refcl_trace_code_name(code);
     if (name)
         append(line, "%s", name);
     else

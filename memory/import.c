@@ -345,8 +345,5 @@ cl_mem CL_API_CALL refcl_clImportMemoryARM(
         err = REFCL_FAIL(CL_INVALID_OPERATION, "CL_IMPORT_TYPE_DMA_BUF_ARM: "
                          "cl_arm_import_memory_dma_buf is not supported");
     }
-    if (!mem)
-        refcl_context_notify(context, "refcl: clImportMemoryARM failed "
-                                      "(error %d)", err);
     return refcl_errcode(mem, err, errcode_ret);
 }

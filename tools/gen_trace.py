@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Generates refcl's call tracing (instrumentation/trace_names.inc,
 instrumentation/trace_wrappers.inc), its call journal
-(instrumentation/journal_wrappers.inc), the entry point table of
+(instrumentation/journal_wrappers.inc), the notifying twins the dispatch
+table holds (instrumentation/notify_wrappers.inc), the entry point table of
 refcl-loader-check (loadercheck/entries.inc) and the direct tests' API
 (tests/support/direct_wrappers.inc).
 
@@ -27,7 +28,8 @@ cl_device_type, error codes, ...), the #defines that follow the family's
 comment in the Khronos headers (`/* cl_device_info */`), as {value, "NAME"}.
 
 trace_wrappers.inc: one wrapper per dispatch slot (and per cl_khr_icd
-function and extension function) that calls refcl_<name> and logs one line.
+function and extension function) that calls refcl_notify_<name> and logs one
+line.
 Parameter lists come from the Khronos prototypes (cl.h, cl_ext.h, cl_gl.h,
 cl_egl.h), or from include/refcl/api.h for the Direct3D/DX9, cl_khr_icd and
 extension functions; how each
@@ -43,6 +45,12 @@ a forced result without performing the call (see journal_wrapper()).
 entries.inc: for refcl-loader-check, each entry point's parameters (what
 kind of argument each is, which count or size goes with it) and an invoker
 that calls a function pointer of its type with arguments given as raw bits.
+
+notify_wrappers.inc: one twin per dispatch slot, cl_khr_icd function and
+extension function, refcl_notify_<name>, the function every slot holds: it
+calls refcl_<name> and, when the call failed and has a context (its first
+valid handle argument's) or is a context's creation, reports the failure to
+that context's pfn_notify (see notify_wrapper(); docs/tracing.md).
 
 direct_wrappers.inc: the public OpenCL function of each dispatch slot that a
 Khronos header declares, for test programs linked to librefcl directly: it
@@ -368,7 +376,7 @@ def wrapper(name, prototype):
             end = statement("line_end_pointer", ["result", errcode])
     # The reason printed for a failure is this call's (refcl/error.h).
     body = ["refcl_reason_clear();",
-            wrap("    " + call % name, names, ");", 8).lstrip()]
+            wrap("    " + call % ("notify_" + name), names, ");", 8).lstrip()]
     statements = [statement(*classify(params, i, "ok"))
                   for i in range(len(params))]
     if any(re.search(r"\bok\b", s) for s in statements):
@@ -384,6 +392,82 @@ def wrapper(name, prototype):
     signature = head + ", ".join(texts or ["void"]) + ")"
     if len(signature) > 79:  # one parameter a line
         signature = head + "\n" + ",\n".join("    " + t for t in texts) + ")"
+    return "%s\n{\n%s}\n" % (signature,
+                              "".join("    %s\n" % line for line in body))
+
+
+# Handle types that belong to a context: the ones a failure is reported for.
+CONTEXT_HANDLES = {t: k for t, k in HANDLES.items()
+                   if t not in ("cl_platform_id", "cl_device_id")}
+# The functions whose pfn_notify argument is the one of the context they
+# create.
+CONTEXT_CREATORS = {"clCreateContext", "clCreateContextFromType"}
+
+
+def notified_handles(params):
+    """(type, expression) of the handles a failure's context is looked for
+    in, in order: every handle parameter of a context's type, or, when there
+    is none, the first entry of the first input array of them."""
+    handles = [(CONTEXT_HANDLES[c], n) for _, c, n in params
+               if c in CONTEXT_HANDLES]
+    for i, (_, ctype, pname) in enumerate(params):
+        element = ctype[6:-2] if ctype.startswith("const ") and \
+            ctype.endswith(" *") else None
+        if handles or element not in CONTEXT_HANDLES or i == 0 or \
+                params[i - 1][1] != "cl_uint":
+            continue
+        count = params[i - 1][2]
+        handles.append((CONTEXT_HANDLES[element],
+                        "%s && %s ? %s[0] : NULL" % (count, pname, pname)))
+    return handles
+
+
+def notify_wrapper(name, prototype):
+    """refcl_notify_<name>: calls refcl_<name> and, on failure, hands the
+    code and the handles that may name its context to refcl_notify_failed
+    (or, creating a context, the call's own pfn_notify to
+    refcl_notify_creation_failed). A call that cannot fail with a context
+    is only passed on."""
+    ret, texts = prototype
+    params = [parameter(t) for t in texts]
+    names = [p[2] for p in params]
+    handles = notified_handles(params)
+    creator = name in CONTEXT_CREATORS
+    star = "" if ret.endswith("*") else " "
+    head = "%s%sCL_API_CALL refcl_notify_%s(" % (ret, star, name)
+    signature = head + ", ".join(texts or ["void"]) + ")"
+    if len(signature) > 79:
+        signature = head + "\n" + ",\n".join("    " + t for t in texts) + ")"
+    if ret == "void" or not (handles or creator):
+        call = ("" if ret == "void" else "return ") + "refcl_%s(" % name
+        return "%s\n{\n    %s\n}\n" % (
+            signature, wrap("    " + call, names, ");", 8).lstrip())
+    body = []
+    if ret == "cl_int":
+        code, failed = "result", "result != CL_SUCCESS"
+    elif "errcode_ret" in names:
+        # The code, even when the caller did not ask for it.
+        body.append("cl_int code;")
+        names[names.index("errcode_ret")] = "errcode_ret ? errcode_ret : &code"
+        code, failed = "errcode_ret ? *errcode_ret : code", "!result"
+    else:
+        code, failed = "CL_SUCCESS", "!result"  # the reason's code
+    body.append(wrap("    %s%sresult = refcl_%s(" % (ret, star, name),
+                     names, ");", 8).lstrip())
+    body.append("if (__builtin_expect(%s, 0)) {" % failed)
+    if creator:
+        body.append(wrap("        refcl_notify_creation_failed(",
+                         ['"%s"' % name, code, "pfn_notify", "user_data"],
+                         ");", 12)[4:])
+    else:
+        body.append("    const struct refcl_notify_handle handles[] = {")
+        body += ["        {%s, %s}," % h for h in handles]
+        body.append("    };")
+        body.append(wrap("        refcl_notify_failed(",
+                         ['"%s"' % name, code, "handles", str(len(handles))],
+                         ");", 12)[4:])
+    body.append("}")
+    body.append("return result;")
     return "%s\n{\n%s}\n" % (signature,
                               "".join("    %s\n" % line for line in body))
 
@@ -850,6 +934,14 @@ def main():
         " * (docs/tracing.md). Each is declared in refcl/trace.h with\n"
         " * __typeof__(refcl_<name>), so a parameter list that drifts\n"
         " * from the entry point's fails to compile.\n"), wrappers)
+    outputs["instrumentation/notify_wrappers.inc"] = generated(
+        pin, "entries.h and api.h", ", ".join(PROTOTYPE_HEADERS), (
+        " * One twin per dispatch slot, cl_khr_icd function and refcl\n"
+        " * extension function, the function the dispatch table holds: it\n"
+        " * calls refcl_<name> and reports a failure to the pfn_notify of\n"
+        " * the call's context (instrumentation/notify.c, docs/tracing.md).\n"
+        " * Declared in refcl/notify.h with __typeof__(refcl_<name>).\n"),
+        [notify_wrapper(f, prototypes[f]) for f in functions])
     khronos = read_prototypes(args.headers, khronos_only=True)
     direct = [f for f in read_slots("X") if f in khronos and
               f not in EXPORTED]

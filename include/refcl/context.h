@@ -36,8 +36,9 @@ void refcl_context_release(struct _cl_context *context);
 
 /**
  * Reports an error to an application's pfn_notify, if it gave one, as a
- * printf-style message. Used for errors found while creating a context and,
- * through refcl_context_notify, inside a context later.
+ * printf-style message of at most 255 bytes. A failed call is reported at
+ * the entry boundary (refcl/notify.h); this is for errors no call returns,
+ * through refcl_context_notify (a kernel's fault).
  */
 void refcl_notify(refcl_notify_fn notify, void *user_data, const char *format,
                   ...) __attribute__((format(printf, 3, 4)));

@@ -207,6 +207,12 @@ bool refcl_kernel_svm_supported(const struct _cl_context *context);
 size_t refcl_kernel_svm_room(const struct _cl_context *context,
                              const void *ptr);
 
+/** A fault caught in compiled code: the signal and the address it names. */
+struct refcl_kernel_fault {
+    int signal;    /**< SIGSEGV, SIGBUS or SIGFPE */
+    void *address; /**< siginfo's si_addr: the memory or the instruction */
+};
+
 /* ---- an ND-range command (exec/ndrange.c) ------------------------------ */
 
 struct refcl_abi_kernel; /* refcl/kernel_abi.h */
@@ -234,6 +240,8 @@ struct refcl_launch {
     size_t pieces;
     atomic_bool out_of_memory; /**< a piece could not get its scratch */
     atomic_bool faulted;       /**< a compiled work-group faulted */
+    struct refcl_kernel_fault fault; /**< the first fault, once faulted */
+    size_t fault_group;        /**< the work-group it was in */
     /** Its work-items' printf records, if the kernel calls printf. */
     struct refcl_abi_printf *printf_buffer;
     /** What keeps desc and compiled alive (the kernel, held), and how to
@@ -281,14 +289,19 @@ void refcl_printf_flush(const struct refcl_abi_printf *buffer, FILE *out);
 /* ---- faults in compiled code (exec/fault.c) -------------------------- */
 
 /**
- * Runs @p body(@p arg) on the calling thread, catching SIGSEGV and SIGBUS
- * raised while it runs: the body is left where it faulted (the memory it
- * allocated must be freed by the caller) and the call returns false.
+ * Runs @p body(@p arg) on the calling thread, catching SIGSEGV, SIGBUS and
+ * SIGFPE raised while it runs: the body is left where it faulted (the
+ * memory it allocated must be freed by the caller), @p fault says which
+ * signal at which address, and the call returns false.
  * The handler is installed by the first call and chains to the one it
  * replaced for faults outside a body; each thread gets an alternate
  * signal stack of its own (a kernel that overflows its stack is caught).
  * @return true if the body returned.
  */
-bool refcl_fault_catch(void (*body)(void *), void *arg);
+bool refcl_fault_catch(void (*body)(void *), void *arg,
+                       struct refcl_kernel_fault *fault);
+
+/** "SIGSEGV", "SIGBUS" or "SIGFPE" for @p sig. */
+const char *refcl_fault_signal_name(int sig);
 
 #endif /* REFCL_EXEC_H */

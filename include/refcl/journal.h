@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "refcl/api.h"
+#include "refcl/notify.h"
 #include "refcl/object.h"
 #include "refcl/trace.h"
 
@@ -87,9 +88,9 @@ void refcl_journal_end(struct refcl_journal_call *call, const void *result,
                        size_t size);
 
 /* What a journaling twin calls: the tracing twin when tracing, else the
- * entry point (both have the entry point's type). */
+ * notifying one (refcl/notify.h; all have the entry point's type). */
 #define REFCL_JOURNAL_INNER(name) \
-    (refcl_tracing() ? refcl_trace_##name : refcl_##name)
+    (refcl_tracing() ? refcl_trace_##name : refcl_notify_##name)
 
 /* Typed like the entry point they wrap, so the generated definitions
  * (instrumentation/journal_wrappers.inc) are checked against it. */

@@ -3,7 +3,7 @@
  * Call tracing (REFCL_TRACE; the line format is in docs/tracing.md).
  *
  * Every entry point has a tracing twin, refcl_trace_<name>, that calls
- * refcl_<name> and then writes one line describing the call. The twins are
+ * refcl_notify_<name> (refcl/notify.h) and then writes one line describing the call. The twins are
  * handed out instead of the entry points only when tracing is on: the
  * dispatch table, clIcdGetFunctionAddressForPlatformKHR and
  * clGetExtensionFunctionAddress* choose once, so with tracing off no call
@@ -18,6 +18,9 @@
 
 /** True when REFCL_TRACE asked for a trace and its file could be opened. */
 bool refcl_tracing(void);
+
+/** The name of error code @p code (CL_INVALID_VALUE, ...), or NULL. */
+const char *refcl_trace_code_name(cl_int code);
 
 /* Typed like the entry point they wrap, so the generated definitions
  * (instrumentation/trace_wrappers.inc) are checked against it. */

@@ -143,7 +143,9 @@ static void check_devices(void)
     CHECK(clCreateContext(NULL, 2, bad, note_error, &notes, &err) == NULL);
     CHECK_EQ(err, CL_INVALID_DEVICE);
     CHECK_EQ(notes.calls, 1);
-    CHECK(strstr(notes.last, "invalid device") != NULL);
+    CHECK(strncmp(notes.last, "clCreateContext: CL_INVALID_DEVICE: ",
+                  strlen("clCreateContext: CL_INVALID_DEVICE: ")) == 0);
+    CHECK(strstr(notes.last, ": not a live cl_device_id") != NULL);
     /* errcode_ret may be NULL. */
     CHECK(clCreateContext(NULL, 2, bad, NULL, NULL, NULL) == NULL);
     if (!test_through_loader()) {

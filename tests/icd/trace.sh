@@ -8,8 +8,9 @@
 #    through every route);
 #  - with raw addresses, the same trace but for the addresses;
 #  - REFCL_TRACE unset: no trace, and the dispatch table slot and the ICD2
-#    lookup of clGetDeviceInfo are refcl_clGetDeviceInfo itself; set, they
-#    are its wrapper;
+#    lookup of clGetDeviceInfo are refcl_notify_clGetDeviceInfo, the twin
+#    every slot holds untraced (refcl/notify.h); set, they are its tracing
+#    wrapper;
 #  - REFCL_TRACE=1 traces to stderr; a file that cannot be opened is one
 #    clear message and no trace;
 #  - unloading refcl closes its trace file;
@@ -55,8 +56,8 @@ grep -q 'platform=0x[0-9a-f]\+,' raw || fail "raw trace shows no platform addres
 
 # Off (unset, or 0): nothing written, untraced functions handed out.
 offset() { nm "$lib" | awk -v f="$1" '$3 == f {print "0x" substr($1, match($1, /[1-9a-f]/))}'; }
-untraced="slot $(offset refcl_clGetDeviceInfo)
-lookup $(offset refcl_clGetDeviceInfo)"
+untraced="slot $(offset refcl_notify_clGetDeviceInfo)
+lookup $(offset refcl_notify_clGetDeviceInfo)"
 traced="slot $(offset refcl_trace_clGetDeviceInfo)
 lookup $(offset refcl_trace_clGetDeviceInfo)"
 before=$status
