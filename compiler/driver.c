@@ -180,34 +180,33 @@ static bool workdir_make(struct workdir *dir)
 }
 
 /* The environment of the tools: ours, with TMPDIR the working directory
- * (clang's own temporary files are then named "./x.o" in the log) and
- * the CPU in REFCL_TARGET_CPU (in @p cpu, 64 bytes). */
-static char **tool_environment(char *cpu)
+ * (clang's own temporary files are then named "./x.o" in the log). */
+static char **tool_environment(void)
 {
     size_t count = 0;
     while (environ[count])
         count++;
-    char **env = malloc((count + 3) * sizeof(*env));
+    char **env = malloc((count + 2) * sizeof(*env));
     if (!env)
         return NULL;
     size_t used = 0;
     for (size_t i = 0; i < count; i++)
-        if (strncmp(environ[i], "TMPDIR=", 7) &&
-            strncmp(environ[i], "REFCL_TARGET_CPU=", 17))
+        if (strncmp(environ[i], "TMPDIR=", 7))
             env[used++] = environ[i];
     env[used++] = "TMPDIR=.";
-    /* The CPU the work-group pass sets on every function: this host's
-     * (refcl_compiler_cpu), with the front end at the baseline. */
-    snprintf(cpu, 64, "REFCL_TARGET_CPU=%s", refcl_compiler_cpu());
-    env[used++] = cpu;
     env[used] = NULL;
     return env;
 }
 
+/* The work-group pass's option for the CPU (clang_back), which the plugin
+ * defines: the one -mllvm a server job may have. */
+#define TARGET_CPU_OPTION "-refcl-target-cpu="
+
 /* Whether @p argv can run in the persistent compiler: clang, llvm-link
- * or (where lld is built into it) ld, and no -mllvm (which sets
- * process-wide LLVM options that would outlive the job in a server: such
- * jobs run in a process of their own). */
+ * or (where lld is built into it) ld, and no -mllvm but the CPU's (other
+ * LLVM options may be process-wide ones that would outlive the job in a
+ * server: such jobs run in a process of their own; the server resets
+ * every option to its default before each clang job). */
 static bool servable(char *const argv[])
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
@@ -215,9 +214,16 @@ static bool servable(char *const argv[])
     if (!tc->server || (strcmp(argv[0], tc->clang) &&
                         strcmp(argv[0], tc->llvm_link) && !linker))
         return false;
-    for (size_t i = 1; argv[i]; i++)
+    for (size_t i = 1; argv[i]; i++) {
+        if (!strcmp(argv[i], "-mllvm") && argv[i + 1] &&
+            !strncmp(argv[i + 1], TARGET_CPU_OPTION,
+                     strlen(TARGET_CPU_OPTION))) {
+            i++;
+            continue;
+        }
         if (strstr(argv[i], "-mllvm"))
             return false;
+    }
     return true;
 }
 
@@ -269,8 +275,7 @@ static bool tool_wait(const struct workdir *dir, const char *name, pid_t pid)
  * 0; else the log says why. */
 static bool tool_run(const struct workdir *dir, char *const argv[])
 {
-    char cpu[64];
-    char **env = tool_environment(cpu);
+    char **env = tool_environment();
     bool ok = false;
     if (env && serve(dir, argv, env, &ok)) {
         free(env);
@@ -396,13 +401,30 @@ static void clang_front(struct argv *a, const struct refcl_compile_job *job)
     }
 }
 
-/* The back end: the work-group pass, an object of the program, which
- * link() makes a shared object. */
+/* The strings clang_back's arguments point into. */
+struct back_args {
+    char plugin[PATH_MAX + 32];
+    char cpu[64];
+};
+
+/* The back end: the work-group passes, an object of the program, which
+ * link() makes a shared object. The plugin is loaded (-load) before clang
+ * parses -mllvm, so that its option for the CPU exists: this host's
+ * (refcl_compiler_cpu), set on every function while the front end stays
+ * at the baseline. */
 static void clang_back(struct argv *a, const struct refcl_toolchain *tc,
-                       char *plugin)
+                       struct back_args *b)
 {
-    snprintf(plugin, PATH_MAX + 32, "-fpass-plugin=%s", tc->plugin);
-    arg(a, plugin);
+    snprintf(b->plugin, sizeof(b->plugin), "-fpass-plugin=%s", tc->plugin);
+    arg(a, b->plugin);
+    arg(a, "-Xclang");
+    arg(a, "-load");
+    arg(a, "-Xclang");
+    arg(a, tc->plugin);
+    snprintf(b->cpu, sizeof(b->cpu), TARGET_CPU_OPTION "%s",
+             refcl_compiler_cpu());
+    arg(a, "-mllvm");
+    arg(a, b->cpu);
     arg(a, "-c");
     arg(a, "-o");
     arg(a, "program.o");
@@ -450,7 +472,8 @@ static bool from_source(const struct workdir *dir,
                         const char **output)
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
-    char path[PATH_MAX], plugin[PATH_MAX + 32];
+    char path[PATH_MAX];
+    struct back_args back;
     if (!path_in(dir, SOURCE_NAME, path) ||
         !write_bytes(path, job->source, strlen(job->source)))
         return false;
@@ -476,7 +499,7 @@ static bool from_source(const struct workdir *dir,
         arg(&a, "-mlink-builtin-bitcode");
         arg(&a, "-Xclang");
         arg(&a, tc->builtins);
-        clang_back(&a, tc, plugin);
+        clang_back(&a, tc, &back);
         *output = "program.so";
     }
     arg(&a, SOURCE_NAME);
@@ -522,7 +545,7 @@ static bool to_shared_object(const struct workdir *dir, const char *linked,
                              const char **output)
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
-    char plugin[PATH_MAX + 32];
+    struct back_args back;
     struct argv b = {0};
     arg(&b, tc->llvm_link);
     arg(&b, linked);
@@ -537,7 +560,7 @@ static bool to_shared_object(const struct workdir *dir, const char *linked,
     clang_common(&c, tc, "ir");
     arg(&c, "-O3");
     vector_math(&c);
-    clang_back(&c, tc, plugin);
+    clang_back(&c, tc, &back);
     arg(&c, "full.bc");
     *output = "program.so";
     return run_argv(dir, &c) && link_shared(dir);

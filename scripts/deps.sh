@@ -10,9 +10,10 @@ packages=(
     # The OpenCL C compiler (docs/compiler.md): LLVM 15, as Debian 12 ships
     # it; python3 generates the builtin library; llvm-spirv-15 reads SPIR-V
     # (clCreateProgramWithIL); lld's libraries link programs inside the
-    # compiler process.
+    # compiler process; llvm-15-tools has lit and FileCheck (the passes'
+    # IR tests, tests/compiler/lit).
     clang-15 llvm-15 llvm-15-dev libclang-15-dev liblld-15-dev zlib1g-dev
-    python3 llvm-spirv-15
+    python3 llvm-spirv-15 llvm-15-tools
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -18,6 +18,7 @@
 // at most Slots that vary, in a direct-mapped table of addresses and sums
 // on the stack.
 #include "pass.h"
+#include "passes.h"
 
 #include <llvm/Analysis/AliasAnalysis.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -362,6 +363,15 @@ bool combineAtomics(Function &F, LoopInfo &LI, AAResults &AA)
     DominatorTree DT(F);
     PromoteMemToReg(Promote, DT);
     return true;
+}
+
+// Only work-group functions have work-item loops.
+PreservedAnalyses AtomicsPass::run(Function &F, FunctionAnalysisManager &AM)
+{
+    if (!F.getName().startswith("refcl.run.") ||
+        !combineAtomics(F, AM.getResult<LoopAnalysis>(F), AM.getResult<AAManager>(F)))
+        return PreservedAnalyses::all();
+    return PreservedAnalyses::none();
 }
 
 } // namespace refcl

@@ -8,6 +8,7 @@
 // 1 instead in those lanes: x / 0 is then x, x % 0 is 0, MIN / -1 is MIN
 // (the wrapped negation) and MIN % -1 is 0.
 #include "pass.h"
+#include "passes.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -53,12 +54,12 @@ bool isSafeConstant(const Constant *D, bool Signed)
     return true;
 }
 
-void guard(BinaryOperator &I)
+bool guard(BinaryOperator &I)
 {
     Value *Divisor = I.getOperand(1);
     bool Signed = isSigned(I);
     if (auto *C = dyn_cast<Constant>(Divisor); C && isSafeConstant(C, Signed))
-        return;
+        return false;
     Type *Ty = I.getType();
     IRBuilder<> B(&I);
     Value *Bad = B.CreateICmpEQ(Divisor, Constant::getNullValue(Ty));
@@ -71,20 +72,25 @@ void guard(BinaryOperator &I)
         Bad = B.CreateOr(Bad, Overflow);
     }
     I.setOperand(1, B.CreateSelect(Bad, ConstantInt::get(Ty, 1), Divisor));
+    return true;
 }
 
 } // namespace
 
-void guardDivisions(Module &M)
+PreservedAnalyses GuardDivisionPass::run(Function &F, FunctionAnalysisManager &)
 {
-    for (Function &F : M) {
-        std::vector<BinaryOperator *> Divisions;
-        for (Instruction &I : instructions(F))
-            if (isDivision(I))
-                Divisions.push_back(cast<BinaryOperator>(&I));
-        for (BinaryOperator *I : Divisions)
-            guard(*I);
-    }
+    std::vector<BinaryOperator *> Divisions;
+    for (Instruction &I : instructions(F))
+        if (isDivision(I))
+            Divisions.push_back(cast<BinaryOperator>(&I));
+    bool Changed = false;
+    for (BinaryOperator *I : Divisions)
+        Changed |= guard(*I);
+    if (!Changed)
+        return PreservedAnalyses::all();
+    PreservedAnalyses PA;
+    PA.preserveSet<CFGAnalyses>();
+    return PA;
 }
 
 } // namespace refcl

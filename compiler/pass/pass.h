@@ -51,6 +51,9 @@ struct Nest {
     llvm::Value *GroupId[3], *LocalSize[3];
 };
 
+/** The module's kernels (defined, spir_kernel), in its order. */
+std::vector<llvm::Function *> kernelsOf(llvm::Module &M);
+
 /** Functions that must be inlined into a work-group function: they reach
  *  a work-item function, a barrier, a kernel-scope __local variable or
  *  printf. */
@@ -71,10 +74,6 @@ bool isPrintfFunction(const llvm::Function *F);
 /** Turns Run's printf calls into records in the command's printf buffer
  *  (printf.cpp); returns whether there was any. */
 bool lowerPrintf(llvm::Function *Run);
-
-/** Makes integer divisions and remainders never trap (division.cpp): a
- *  divisor of 0, or -1 with the most negative dividend, divides by 1. */
-void guardDivisions(llvm::Module &M);
 
 /** Makes the relaxed atomic additions of F's work-item loops, where
  *  nothing in the loop could tell, one per address and loop (atomics.cpp);
@@ -100,6 +99,14 @@ uint64_t splitAtBarriers(Nest &N, std::vector<llvm::CallInst *> &Barriers);
 
 /** Marks the x loop of Body (its blocks) and Latch parallel. */
 void markParallel(const std::vector<llvm::BasicBlock *> &Body, llvm::BasicBlock *Latch);
+
+/** Records what the table says about a kernel in the module's
+ *  !refcl.kernels, for the table pass after the work-group pass. */
+void recordKernel(const KernelInfo &Info);
+
+/** The kernels !refcl.kernels records (those whose functions are still
+ *  there), in its order. */
+std::vector<KernelInfo> recordedKernels(const llvm::Module &M);
 
 /** Emits refcl_program_table. */
 void emitTable(llvm::Module &M, const std::vector<KernelInfo> &Kernels,

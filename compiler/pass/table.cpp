@@ -5,6 +5,7 @@
 // _type, _type_qual, _name; reqd_work_group_size, work_group_size_hint,
 // vec_type_hint).
 #include "pass.h"
+#include "passes.h"
 
 #include "refcl/kernel_abi.h"
 
@@ -223,7 +224,77 @@ Constant *kernel(Emitter &E, const KernelInfo &Info)
                     E.string(attributes(K, Hint)), E.i32(Info.UsesPrintf), E.i32(0)});
 }
 
+// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE counts the program-scope
+// __global variables (address space 1 in clang's OpenCL map).
+uint64_t globalVariableBytes(const Module &M)
+{
+    uint64_t Bytes = 0;
+    for (const GlobalVariable &G : M.globals())
+        if (G.getAddressSpace() == 1 && !G.isDeclaration())
+            Bytes += M.getDataLayout().getTypeAllocSize(G.getValueType());
+    return Bytes;
+}
+
+constexpr const char *KernelsMetadata = "refcl.kernels";
+
+// One kernel's node: kernel, work-group function, then the fields below.
+enum RecordField { R_KERNEL, R_RUN, R_BARRIER, R_PRINTF, R_LOCAL, R_FRAME, R_PRIVATE, R_COUNT };
+
+Function *mdFunction(const MDNode *N, unsigned I)
+{
+    return mdconst::dyn_extract_or_null<Function>(N->getOperand(I));
+}
+
 } // namespace
+
+void recordKernel(const KernelInfo &Info)
+{
+    Module &M = *Info.Kernel->getParent();
+    LLVMContext &C = M.getContext();
+    Type *I1 = Type::getInt1Ty(C), *I64 = Type::getInt64Ty(C);
+    Metadata *Ops[R_COUNT] = {
+        ConstantAsMetadata::get(Info.Kernel), ConstantAsMetadata::get(Info.Run),
+        ConstantAsMetadata::get(ConstantInt::get(I1, Info.HasBarrier)),
+        ConstantAsMetadata::get(ConstantInt::get(I1, Info.UsesPrintf)),
+        ConstantAsMetadata::get(ConstantInt::get(I64, Info.LocalBytes)),
+        ConstantAsMetadata::get(ConstantInt::get(I64, Info.FrameBytes)),
+        ConstantAsMetadata::get(ConstantInt::get(I64, Info.PrivateBytes))};
+    M.getOrInsertNamedMetadata(KernelsMetadata)->addOperand(MDNode::get(C, Ops));
+}
+
+std::vector<KernelInfo> recordedKernels(const Module &M)
+{
+    std::vector<KernelInfo> Kernels;
+    const NamedMDNode *Records = M.getNamedMetadata(KernelsMetadata);
+    if (!Records)
+        return Kernels;
+    for (const MDNode *N : Records->operands()) {
+        if (N->getNumOperands() != R_COUNT || !mdFunction(N, R_KERNEL) || !mdFunction(N, R_RUN))
+            continue;
+        KernelInfo Info;
+        Info.Kernel = mdFunction(N, R_KERNEL);
+        Info.Run = mdFunction(N, R_RUN);
+        Info.HasBarrier = mdInt(N, R_BARRIER);
+        Info.UsesPrintf = mdInt(N, R_PRINTF);
+        Info.LocalBytes = mdInt(N, R_LOCAL);
+        Info.FrameBytes = mdInt(N, R_FRAME);
+        Info.PrivateBytes = mdInt(N, R_PRIVATE);
+        Kernels.push_back(Info);
+    }
+    return Kernels;
+}
+
+// A module with a table already, or no work-group function recorded, has
+// nothing to make one of.
+PreservedAnalyses ProgramTablePass::run(Module &M, ModuleAnalysisManager &)
+{
+    std::vector<KernelInfo> Kernels = recordedKernels(M);
+    if (Kernels.empty() || M.getNamedValue(REFCL_ABI_TABLE_SYMBOL))
+        return PreservedAnalyses::all();
+    emitTable(M, Kernels, globalVariableBytes(M));
+    M.eraseNamedMetadata(M.getNamedMetadata(KernelsMetadata));
+    return PreservedAnalyses::none();
+}
 
 void emitTable(Module &M, const std::vector<KernelInfo> &Kernels, uint64_t GlobalVariableBytes)
 {

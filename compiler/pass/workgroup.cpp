@@ -4,6 +4,7 @@
 // kernel, the work-item functions read from the group and the loop
 // counters, the kernel-scope __local variables placed in group->local_mem.
 #include "pass.h"
+#include "passes.h"
 
 #include "refcl/kernel_abi.h"
 
@@ -516,6 +517,28 @@ std::set<Function *> functionsToInline(Module &M)
                     Changed |= Out.insert(Call->getFunction()).second;
     }
     return Out;
+}
+
+std::vector<Function *> kernelsOf(Module &M)
+{
+    std::vector<Function *> Kernels;
+    for (Function &F : M)
+        if (!F.isDeclaration() && F.getCallingConv() == CallingConv::SPIR_KERNEL)
+            Kernels.push_back(&F);
+    return Kernels;
+}
+
+// The functions to inline are found before any work-group function is
+// made: those then call them too.
+PreservedAnalyses WorkGroupPass::run(Module &M, ModuleAnalysisManager &)
+{
+    std::vector<Function *> Kernels = kernelsOf(M);
+    if (Kernels.empty() || M.getNamedValue(REFCL_ABI_TABLE_SYMBOL))
+        return PreservedAnalyses::all();
+    std::set<Function *> Inline = functionsToInline(M);
+    for (Function *K : Kernels)
+        recordKernel(buildWorkGroup(*K, Inline));
+    return PreservedAnalyses::none();
 }
 
 KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline)

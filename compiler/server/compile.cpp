@@ -3,6 +3,8 @@
 
 #include "library.h"
 
+#include <algorithm>
+
 #include "clang/CodeGen/BackendUtil.h"
 #include "clang/CodeGen/CodeGenABITypes.h"
 #include "clang/CodeGen/CodeGenAction.h"
@@ -130,13 +132,24 @@ BuiltinLibrary &keptLibrary() {
   return Library;
 }
 
+/* Whether every plugin @p Clang loads (-load) is a pass plugin, loaded
+ * early only for its LLVM options (the work-group pass's CPU), not one
+ * that could change the front end's action. */
+bool onlyPassPlugins(const clang::CompilerInstance &Clang) {
+  const auto &Passes = Clang.getCodeGenOpts().PassPlugins;
+  for (const std::string &Plugin : Clang.getFrontendOpts().Plugins)
+    if (std::find(Passes.begin(), Passes.end(), Plugin) == Passes.end())
+      return false;
+  return true;
+}
+
 } // namespace
 
 bool usesKeptLibrary(const clang::CompilerInstance &Clang) {
   const clang::FrontendOptions &Front = Clang.getFrontendOpts();
   const auto &Files = Clang.getCodeGenOpts().LinkBitcodeFiles;
   return Front.ProgramAction == clang::frontend::EmitObj &&
-         Front.Inputs.size() == 1 && Front.Plugins.empty() && Files.size() == 1 &&
+         Front.Inputs.size() == 1 && onlyPassPlugins(Clang) && Files.size() == 1 &&
          Files[0].PropagateAttrs && Files[0].Internalize &&
          Files[0].LinkFlags == llvm::Linker::Flags::LinkOnlyNeeded;
 }
@@ -149,6 +162,9 @@ bool compileWithLibrary(clang::CompilerInstance &Clang) {
   if (!Context)
     return clang::ExecuteCompilerInvocation(&Clang);
   CodeGen.LinkBitcodeFiles.clear();
+  /* As ExecuteCompilerInvocation: the plugins' options exist before the
+   * -mllvm ones are parsed. */
+  Clang.LoadRequestedPlugins();
   setLLVMOptions(Clang.getFrontendOpts().LLVMArgs);
   /* The front end's module as clang makes it, before any pass: the passes
    * run once the library is in. */

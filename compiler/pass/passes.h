@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+// The plugin's passes, each one step of making an OpenCL C module the
+// work-group functions and the table of refcl/kernel_abi.h, each with the
+// name opt's -passes= knows it by (plugin.cpp registers them; clang's
+// pipeline runs refcl-program at its start and refcl-atomics at the
+// vectorizer's start). Their parameters are constructor arguments, which
+// the pipeline text gives as pass options (refcl-retarget<cpu=NAME>).
+#ifndef REFCL_PASSES_H
+#define REFCL_PASSES_H
+
+#include <llvm/IR/PassManager.h>
+
+#include <string>
+
+namespace refcl {
+
+/** refcl-retarget<cpu=NAME>: "target-cpu"=NAME on every function defined,
+ *  for the vectorizer and code generation, while the front end (and so
+ *  the calling convention the kernel shares with the builtin library) stays
+ *  at the baseline. */
+class RetargetPass : public llvm::PassInfoMixin<RetargetPass> {
+public:
+    explicit RetargetPass(std::string Cpu) : Cpu(std::move(Cpu)) {}
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+
+private:
+    std::string Cpu;
+};
+
+/** refcl-strip-optnone: no function optnone or noinline (clang's -O0
+ *  marks every one), so that the work-group functions can inline. */
+struct StripOptNonePass : llvm::PassInfoMixin<StripOptNonePass> {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
+/** refcl-guard-division: integer divisions and remainders never trap
+ *  (division.cpp). */
+struct GuardDivisionPass : llvm::PassInfoMixin<GuardDivisionPass> {
+    llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
+/** refcl-workgroup: each kernel's work-group function (workgroup.cpp),
+ *  the kernel and what it calls inlined into its work-item loops, split at
+ *  barriers; what the table says about each, in !refcl.kernels. */
+struct WorkGroupPass : llvm::PassInfoMixin<WorkGroupPass> {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
+/** refcl-program-table: refcl_program_table from !refcl.kernels
+ *  (table.cpp), which it consumes. */
+struct ProgramTablePass : llvm::PassInfoMixin<ProgramTablePass> {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
+/** refcl-internalize: everything defined but refcl_program_table
+ *  internal, so that two programs loaded at once never bind to each
+ *  other's symbols. */
+struct InternalizePass : llvm::PassInfoMixin<InternalizePass> {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
+/** refcl-remove-dead: the internal functions nothing uses removed (the
+ *  kernels, inlined, still call work-item functions nothing defines). */
+struct RemoveDeadFunctionsPass : llvm::PassInfoMixin<RemoveDeadFunctionsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
+/** refcl-verify: an invalid module ends the compile with the verifier's
+ *  log (a fatal error) rather than miscompiling. */
+struct VerifyPass : llvm::PassInfoMixin<VerifyPass> {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
+/** refcl-program<cpu=NAME>: the module steps in their order (retarget if
+ *  a CPU is given, strip-optnone, guard-division, workgroup,
+ *  program-table, internalize, remove-dead, verify), on a module that has
+ *  kernels and no table yet; any other module is left as it is. */
+class ProgramPass : public llvm::PassInfoMixin<ProgramPass> {
+public:
+    explicit ProgramPass(const std::string &Cpu);
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+    static bool isRequired() { return true; }
+
+private:
+    llvm::ModulePassManager Steps;
+};
+
+/** refcl-atomics: a work-group function's relaxed atomic additions, one
+ *  per address and work-item loop where nothing could tell (atomics.cpp);
+ *  run once the library's atomics are inlined, before the vectorizer. */
+struct AtomicsPass : llvm::PassInfoMixin<AtomicsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &AM);
+};
+
+} // namespace refcl
+
+#endif
