@@ -477,16 +477,8 @@ static void entry_write(int dir_fd, const char *name, const struct writer *w)
                     0600);
     if (fd < 0)
         return;
-    size_t done = 0;
-    while (done < w->size) {
-        ssize_t n = write(fd, w->bytes + done, w->size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        done += (size_t)n;
-    }
-    if (close(fd) != 0 || done != w->size ||
+    bool written = refcl_write_all(fd, w->bytes, w->size);
+    if (close(fd) != 0 || !written ||
         renameat(dir_fd, temporary, dir_fd, name) != 0)
         unlinkat(dir_fd, temporary, 0);
 }

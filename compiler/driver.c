@@ -68,22 +68,28 @@ static bool path_in(const struct workdir *dir, const char *name, char *path)
     return n > 0 && n < PATH_MAX;
 }
 
-static bool write_bytes(const char *path, const void *bytes, size_t size)
+bool refcl_write_all(int fd, const void *bytes, size_t size)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return false;
     const unsigned char *p = bytes;
     while (size) {
         ssize_t n = write(fd, p, size);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            break;
+            return false;
         p += n;
         size -= (size_t)n;
     }
-    return close(fd) == 0 && size == 0;
+    return true;
+}
+
+static bool write_bytes(const char *path, const void *bytes, size_t size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return false;
+    bool written = refcl_write_all(fd, bytes, size);
+    return close(fd) == 0 && written;
 }
 
 bool refcl_blob_read_fd(int fd, size_t size, struct refcl_blob *out)

@@ -8,7 +8,6 @@
  * name, and a reused fd number would hand back the other object.
  */
 #include <dlfcn.h>
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,22 +16,6 @@
 
 #include "refcl/compiler.h"
 #include "refcl/kernel_abi.h"
-
-static bool fill(int fd, const struct refcl_blob *object)
-{
-    const unsigned char *p = object->bytes;
-    size_t left = object->size;
-    while (left) {
-        ssize_t n = write(fd, p, left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        left -= (size_t)n;
-    }
-    return true;
-}
 
 /* glibc serializes dlopen and dlclose under a lock of its dynamic linker,
  * which ThreadSanitizer cannot see: two programs released at once on two
@@ -67,7 +50,7 @@ struct refcl_executable *refcl_executable_load(const struct refcl_blob *object,
     e->fd = memfd_create("refcl-program", MFD_CLOEXEC);
     char path[64];
     snprintf(path, sizeof(path), "/proc/self/fd/%d", e->fd);
-    if (e->fd < 0 || !fill(e->fd, object))
+    if (e->fd < 0 || !refcl_write_all(e->fd, object->bytes, object->size))
         *why = "could not copy the executable into a memfd";
     else if (!(e->handle = load_locked(path)))
         *why = "the executable does not load (dlopen)";

@@ -66,6 +66,10 @@ bool refcl_blob_read(const char *path, struct refcl_blob *out);
 /** Reads @p size bytes of the open file @p fd into @p out, likewise. */
 bool refcl_blob_read_fd(int fd, size_t size, struct refcl_blob *out);
 
+/** Writes the @p size bytes at @p bytes to @p fd, whatever the pieces the
+ *  kernel takes them in; false on an error. */
+bool refcl_write_all(int fd, const void *bytes, size_t size);
+
 /* The byte codec of refcl's two file formats (the binary container and the
  * cache entry): integers little-endian, a reader that never reads past the
  * end (it clears ok instead), and the FNV-1a checksum both end with. */
