@@ -5,9 +5,12 @@
  * programs, or two devices of one program, never share program-scope
  * variables even when the build cache gives them the same bytes. The fd
  * stays open while the object is loaded: glibc's dlopen first matches by
- * name, and a reused fd number would hand back the other object.
+ * name, and a reused fd number would hand back the other object. The
+ * object is checked before it is loaded (compiler/elf.c: nothing of it may
+ * run at load), and the memfd sealed against writes before dlopen reads it.
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,11 +50,18 @@ struct refcl_executable *refcl_executable_load(const struct refcl_blob *object,
         return NULL;
     }
     e->handle = NULL;
-    e->fd = memfd_create("refcl-program", MFD_CLOEXEC);
+    e->fd = -1;
+    if (!refcl_elf_check(object->bytes, object->size, why)) {
+        free(e);
+        return NULL;
+    }
+    e->fd = memfd_create("refcl-program", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     char path[64];
     snprintf(path, sizeof(path), "/proc/self/fd/%d", e->fd);
-    if (e->fd < 0 || !refcl_write_all(e->fd, object->bytes, object->size))
-        *why = "could not copy the executable into a memfd";
+    if (e->fd < 0 || !refcl_write_all(e->fd, object->bytes, object->size) ||
+        fcntl(e->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+                                      F_SEAL_WRITE | F_SEAL_SEAL) != 0)
+        *why = "could not copy the executable into a sealed memfd";
     else if (!(e->handle = load_locked(path)))
         *why = "the executable does not load (dlopen)";
     else if (!(e->table = dlsym(e->handle, REFCL_ABI_TABLE_SYMBOL)))

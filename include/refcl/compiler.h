@@ -66,6 +66,14 @@ bool refcl_blob_read(const char *path, struct refcl_blob *out);
 /** Reads @p size bytes of the open file @p fd into @p out, likewise. */
 bool refcl_blob_read_fd(int fd, size_t size, struct refcl_blob *out);
 
+/**
+ * Checks a program's shared object before it is loaded (compiler/elf.c):
+ * true if it is one the compiler could have made, of which nothing runs
+ * at load; else false and @p why says what it has.
+ */
+bool refcl_elf_check(const unsigned char *bytes, size_t size,
+                     const char **why);
+
 /** Writes the @p size bytes at @p bytes to @p fd, whatever the pieces the
  *  kernel takes them in; false on an error. */
 bool refcl_write_all(int fd, const void *bytes, size_t size);

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The check of a program's shared object before it is loaded
+ * (docs/security.md). A binary the application hands to
+ * clCreateProgramWithBinary, or one read back from anywhere, is not
+ * trusted: dlopen would run its constructors, resolve its IFUNC
+ * relocations (code of the object's own) and load the libraries it names
+ * before refcl could look for its program table. So refcl reads what the
+ * dynamic linker reads, the ELF header, the program headers and the
+ * dynamic section with the relocations it names, every offset checked
+ * against the file, and accepts only what the compiler emits: a shared
+ * object for this machine, no interpreter, no TLS, no executable stack, no
+ * initialisers or finalisers of any kind, no search paths, only the C,
+ * math and vector math libraries needed, and relocations of the plain
+ * kinds (relative, absolute, GOT and PLT slots).
+ */
+#include <elf.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "refcl/compiler.h"
+
+#if defined(__x86_64__)
+#define MACHINE EM_X86_64
+#define RELOC_NONE R_X86_64_NONE
+#define RELOC_ABS R_X86_64_64
+#define RELOC_GLOB R_X86_64_GLOB_DAT
+#define RELOC_SLOT R_X86_64_JUMP_SLOT
+#define RELOC_RELATIVE R_X86_64_RELATIVE
+#elif defined(__aarch64__)
+#define MACHINE EM_AARCH64
+#define RELOC_NONE R_AARCH64_NONE
+#define RELOC_ABS R_AARCH64_ABS64
+#define RELOC_GLOB R_AARCH64_GLOB_DAT
+#define RELOC_SLOT R_AARCH64_JUMP_SLOT
+#define RELOC_RELATIVE R_AARCH64_RELATIVE
+#else
+#error "refcl's compiler knows x86-64 and AArch64"
+#endif
+
+/* The libraries a program may need: the link stubs' (compiler/link/). */
+static const char *const allowed_needed[] = {"libc.so.6", "libm.so.6",
+                                             "libmvec.so.1"};
+
+/* An object being checked: its bytes and where its program headers are.
+ * Its structures are read with memcpy: the bytes need no alignment. */
+struct image {
+    const unsigned char *bytes;
+    size_t size;
+    uint64_t phoff;
+    size_t phnum;
+};
+
+static bool in_file(const struct image *im, uint64_t offset, uint64_t size)
+{
+    return offset <= im->size && size <= im->size - offset;
+}
+
+static Elf64_Phdr phdr_at(const struct image *im, size_t i)
+{
+    Elf64_Phdr p;
+    memcpy(&p, im->bytes + im->phoff + i * sizeof(p), sizeof(p));
+    return p;
+}
+
+/* The file offset of @p size bytes at the address @p vaddr, if a loaded
+ * segment holds them in the file. */
+static bool address_offset(const struct image *im, uint64_t vaddr,
+                           uint64_t size, uint64_t *offset)
+{
+    for (size_t i = 0; i < im->phnum; i++) {
+        Elf64_Phdr p = phdr_at(im, i);
+        if (p.p_type != PT_LOAD || vaddr < p.p_vaddr ||
+            vaddr - p.p_vaddr > p.p_filesz ||
+            size > p.p_filesz - (vaddr - p.p_vaddr))
+            continue;
+        *offset = p.p_offset + (vaddr - p.p_vaddr);
+        return in_file(im, *offset, size);
+    }
+    return false;
+}
+
+static bool header_check(struct image *im, const char **why)
+{
+    Elf64_Ehdr h;
+    const Elf64_Ehdr *eh = &h;
+    if (im->size < sizeof(h))
+        memset(&h, 0, sizeof(h));
+    else
+        memcpy(&h, im->bytes, sizeof(h));
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+        eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_ident[EI_DATA] != ELFDATA2LSB ||
+        eh->e_ident[EI_VERSION] != EV_CURRENT) {
+        *why = "the executable is no 64-bit little-endian ELF object";
+        return false;
+    }
+    if (eh->e_type != ET_DYN || eh->e_machine != MACHINE) {
+        *why = "the executable is no shared object for this machine";
+        return false;
+    }
+    if (eh->e_phentsize != sizeof(Elf64_Phdr) ||
+        !in_file(im, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr))) {
+        *why = "the executable's program headers lie outside it";
+        return false;
+    }
+    im->phoff = eh->e_phoff;
+    im->phnum = eh->e_phnum;
+    return true;
+}
+
+/* The program headers: only segments the compiler's linkers make. */
+static bool segments_check(const struct image *im, Elf64_Phdr *dynamic,
+                           const char **why)
+{
+    bool have_dynamic = false;
+    for (size_t i = 0; i < im->phnum; i++) {
+        Elf64_Phdr p = phdr_at(im, i);
+        switch (p.p_type) {
+        case PT_LOAD:
+            if (!in_file(im, p.p_offset, p.p_filesz)) {
+                *why = "a segment of the executable lies outside it";
+                return false;
+            }
+            break;
+        case PT_DYNAMIC:
+            *dynamic = p;
+            have_dynamic = true;
+            break;
+        case PT_GNU_STACK:
+            if (p.p_flags & PF_X) {
+                *why = "the executable asks for an executable stack";
+                return false;
+            }
+            break;
+        case PT_NULL:
+        case PT_PHDR:
+        case PT_NOTE:
+        case PT_GNU_EH_FRAME:
+        case PT_GNU_RELRO:
+        case PT_GNU_PROPERTY:
+            break;
+        default:
+            *why = "the executable has a segment the compiler never makes "
+                   "(an interpreter, TLS, ...)";
+            return false;
+        }
+    }
+    if (!have_dynamic || !in_file(im, dynamic->p_offset, dynamic->p_filesz)) {
+        *why = "the executable has no dynamic section in it";
+        return false;
+    }
+    return true;
+}
+
+/* What the dynamic section says, as far as the check needs it. */
+struct dynamic_info {
+    uint64_t strtab, strsz;
+    uint64_t rela, relasz, jmprel, pltrelsz;
+    uint64_t pltrel;
+};
+
+static bool tag_allowed(int64_t tag)
+{
+    switch (tag) {
+    case DT_NULL: case DT_NEEDED: case DT_PLTRELSZ: case DT_PLTGOT:
+    case DT_HASH: case DT_STRTAB: case DT_SYMTAB: case DT_RELA:
+    case DT_RELASZ: case DT_RELAENT: case DT_STRSZ: case DT_SYMENT:
+    case DT_SONAME: case DT_PLTREL: case DT_DEBUG: case DT_JMPREL:
+    case DT_BIND_NOW: case DT_FLAGS: case DT_FLAGS_1: case DT_GNU_HASH:
+    case DT_RELACOUNT: case DT_VERSYM: case DT_VERNEED: case DT_VERNEEDNUM:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool needed_allowed(const struct image *im,
+                           const struct dynamic_info *d, uint64_t name)
+{
+    uint64_t at;
+    if (name >= d->strsz || !address_offset(im, d->strtab, d->strsz, &at))
+        return false;
+    const char *s = (const char *)im->bytes + at + name;
+    size_t room = (size_t)(d->strsz - name);
+    for (size_t i = 0; i < sizeof(allowed_needed) / sizeof(*allowed_needed);
+         i++) {
+        size_t n = strlen(allowed_needed[i]);
+        if (n < room && !memcmp(s, allowed_needed[i], n + 1))
+            return true;
+    }
+    return false;
+}
+
+/* The dynamic section: every tag one the compiler's linkers write (no
+ * DT_INIT, DT_INIT_ARRAY, DT_PREINIT_ARRAY, DT_FINI*, DT_RPATH,
+ * DT_RUNPATH, DT_TEXTREL, DT_AUDIT, ...), the needed libraries the
+ * allowed ones. */
+static Elf64_Dyn dyn_at(const struct image *im, const Elf64_Phdr *dyn,
+                        size_t i)
+{
+    Elf64_Dyn e;
+    memcpy(&e, im->bytes + dyn->p_offset + i * sizeof(e), sizeof(e));
+    return e;
+}
+
+static bool dynamic_check(const struct image *im, const Elf64_Phdr *dyn,
+                          struct dynamic_info *d, const char **why)
+{
+    size_t count = dyn->p_filesz / sizeof(Elf64_Dyn);
+    *d = (struct dynamic_info){0};
+    size_t end = 0;
+    for (; end < count && dyn_at(im, dyn, end).d_tag != DT_NULL; end++) {
+        Elf64_Dyn entry = dyn_at(im, dyn, end);
+        const Elf64_Dyn *e = &entry;
+        if (!tag_allowed(e->d_tag)) {
+            *why = "the executable's dynamic section asks for what the "
+                   "compiler never emits (initialisers, finalisers, search "
+                   "paths, ...)";
+            return false;
+        }
+        uint64_t v = e->d_un.d_val;
+        switch (e->d_tag) {
+        case DT_STRTAB: d->strtab = v; break;
+        case DT_STRSZ: d->strsz = v; break;
+        case DT_RELA: d->rela = v; break;
+        case DT_RELASZ: d->relasz = v; break;
+        case DT_JMPREL: d->jmprel = v; break;
+        case DT_PLTRELSZ: d->pltrelsz = v; break;
+        case DT_PLTREL: d->pltrel = v; break;
+        default: break;
+        }
+    }
+    if (end == count) {
+        *why = "the executable's dynamic section has no end";
+        return false;
+    }
+    for (size_t i = 0; i < end; i++)
+        if (dyn_at(im, dyn, i).d_tag == DT_NEEDED &&
+            !needed_allowed(im, d, dyn_at(im, dyn, i).d_un.d_val)) {
+            *why = "the executable needs a library other than the C and "
+                   "math libraries";
+            return false;
+        }
+    return true;
+}
+
+static bool reloc_type_allowed(uint32_t type)
+{
+    return type == RELOC_NONE || type == RELOC_ABS || type == RELOC_GLOB ||
+           type == RELOC_SLOT || type == RELOC_RELATIVE;
+}
+
+/* The relocations at @p vaddr (@p size bytes of Elf64_Rela): only the
+ * plain kinds; no IRELATIVE, whose resolver is the object's own code. */
+static bool relocs_check(const struct image *im, uint64_t vaddr, uint64_t size)
+{
+    if (!size)
+        return true;
+    uint64_t at;
+    if (size % sizeof(Elf64_Rela) || !address_offset(im, vaddr, size, &at))
+        return false;
+    for (uint64_t i = 0; i < size / sizeof(Elf64_Rela); i++) {
+        Elf64_Rela r;
+        memcpy(&r, im->bytes + at + i * sizeof(r), sizeof(r));
+        if (!reloc_type_allowed((uint32_t)ELF64_R_TYPE(r.r_info)))
+            return false;
+    }
+    return true;
+}
+
+bool refcl_elf_check(const unsigned char *bytes, size_t size,
+                     const char **why)
+{
+    struct image im = {bytes, size, 0, 0};
+    Elf64_Phdr dyn;
+    struct dynamic_info d;
+    if (!header_check(&im, why) || !segments_check(&im, &dyn, why) ||
+        !dynamic_check(&im, &dyn, &d, why))
+        return false;
+    if ((d.pltrelsz && d.pltrel != DT_RELA) ||
+        !relocs_check(&im, d.rela, d.relasz) ||
+        !relocs_check(&im, d.jmprel, d.pltrelsz)) {
+        *why = "the executable has relocations the compiler never emits "
+               "(IFUNC resolvers, TLS, ...)";
+        return false;
+    }
+    return true;
+}
