@@ -87,7 +87,7 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void choose_level(void)
 {
     level = host_level();
-    const char *wanted = getenv("REFCL_CPU");
+    const char *wanted = secure_getenv("REFCL_CPU");
     for (unsigned i = 0; wanted && i < level; i++)
         if (!strcmp(wanted, levels[i]))
             level = i;

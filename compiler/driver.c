@@ -140,13 +140,29 @@ static void log_note(const struct workdir *dir, const char *text)
     close(fd);
 }
 
+/* True if @p name's first component is a file of the build directory's
+ * own: a header of that name would replace the source, the log or an
+ * output. */
+static bool name_reserved(const char *name)
+{
+    static const char *const own[] = {
+        SOURCE_NAME, LOG_NAME,      DEPS_NAME,     "program.o", "program.bc",
+        "program.so", "linked.bc", "program.spv", "spirv.bc"};
+    size_t length = strcspn(name, "/");
+    for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+        if (strlen(own[i]) == length && !strncmp(name, own[i], length))
+            return true;
+    return false;
+}
+
 /* A header name (may hold directories) written under the directory;
- * names that would leave it ("..") or are absolute are not. */
+ * names that would leave it ("..") or are absolute are not, nor those of
+ * the directory's own files. */
 static bool write_header(const struct workdir *dir,
                          const struct refcl_header *header)
 {
     const char *name = header->name;
-    if (name[0] == '/' || strstr(name, ".."))
+    if (name[0] == '/' || strstr(name, "..") || name_reserved(name))
         return false;
     char path[PATH_MAX];
     if (!path_in(dir, name, path))
@@ -179,7 +195,7 @@ static void workdir_remove(const struct workdir *dir)
 
 static bool workdir_make(struct workdir *dir)
 {
-    const char *tmp = getenv("TMPDIR");
+    const char *tmp = secure_getenv("TMPDIR");
     int n = snprintf(dir->path, sizeof(dir->path), "%s/refcl-XXXXXX",
                      tmp && tmp[0] == '/' ? tmp : "/tmp");
     return n > 0 && (size_t)n < sizeof(dir->path) && mkdtemp(dir->path);
@@ -485,8 +501,9 @@ static bool from_source(const struct workdir *dir,
         return false;
     for (size_t i = 0; i < job->header_count; i++)
         if (!write_header(dir, &job->headers[i]))
-            log_note(dir, "refcl: a header name outside the build "
-                          "directory was not written\n");
+            log_note(dir, "refcl: a header named outside the build "
+                          "directory, or as one of its own files "
+                          "(program.cl, ...), was not written\n");
     struct argv a = {0};
     clang_common(&a, tc, "cl");
     clang_front(&a, job);

@@ -41,6 +41,14 @@ static void close_locked(void *handle)
     pthread_mutex_unlock(&loader_lock);
 }
 
+/* The table of a program without kernels: the work-group pass makes one
+ * only where there are kernels, and a program of helper functions alone
+ * (or of nothing) builds, with no kernel to create. Its list is empty, not
+ * NULL: NULL is a device without an executable. */
+static const struct refcl_abi_kernel no_kernel_list[1];
+static const struct refcl_abi_program no_kernels = {
+    .version = REFCL_ABI_VERSION, .kernels = no_kernel_list};
+
 struct refcl_executable *refcl_executable_load(const struct refcl_blob *object,
                                                const char **why)
 {
@@ -64,7 +72,8 @@ struct refcl_executable *refcl_executable_load(const struct refcl_blob *object,
         *why = "could not copy the executable into a sealed memfd";
     else if (!(e->handle = load_locked(path)))
         *why = "the executable does not load (dlopen)";
-    else if (!(e->table = dlsym(e->handle, REFCL_ABI_TABLE_SYMBOL)))
+    else if (!(e->table = dlsym(e->handle, REFCL_ABI_TABLE_SYMBOL)) &&
+             !(e->table = &no_kernels))
         *why = "the executable has no " REFCL_ABI_TABLE_SYMBOL;
     else if (e->table->version != REFCL_ABI_VERSION)
         *why = "the executable's kernel ABI is not this refcl's";

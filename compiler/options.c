@@ -44,6 +44,10 @@ static const struct flag flags[] = {
     {"-cl-fp32-correctly-rounded-divide-sqrt", AT_SOURCE,
      "-cl-fp32-correctly-rounded-divide-sqrt"},
     {"-cl-kernel-arg-info", AT_SOURCE, "-cl-kernel-arg-info"},
+    /* Deprecated since OpenCL 1.1, and still one of clBuildProgram's
+     * options: accepted, and nothing for clang (which never assumed
+     * otherwise of OpenCL C). */
+    {"-cl-strict-aliasing", AT_SOURCE, NULL},
     {"-cl-uniform-work-group-size", AT_SOURCE, "-cl-uniform-work-group-size"},
     {"-cl-no-signed-zeros", AT_ALL, "-cl-no-signed-zeros"},
     {"-cl-unsafe-math-optimizations", AT_ALL,
@@ -122,16 +126,20 @@ static char *concat(const char *a, const char *b)
     return s;
 }
 
+/* What next_word found. */
+enum word { WORD, END, OPEN_QUOTE };
+
 /* The next word of *@p cursor into @p word (as long as the options): words
  * are separated by blanks; quotes group, a backslash takes the next
- * character as it is. @return false at the end. */
-static bool next_word(const char **cursor, char *word)
+ * character as it is. A quote left open to the end is no word: the
+ * options are malformed. */
+static enum word next_word(const char **cursor, char *word)
 {
     const char *p = *cursor;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
     if (!*p)
-        return false;
+        return END;
     char quote = 0;
     for (; *p && (quote || !strchr(" \t\n\r", *p)); p++) {
         if (quote && *p == quote)
@@ -145,7 +153,7 @@ static bool next_word(const char **cursor, char *word)
     }
     *word = '\0';
     *cursor = p;
-    return true;
+    return quote ? OPEN_QUOTE : WORD;
 }
 
 /* -I's directory made absolute: clang runs in its own directory. */
@@ -173,7 +181,7 @@ static cl_int valued(const char *word, const char **cursor, char *value,
         return invalid(step, word);
     if (word[2])
         strcpy(value, word + 2);
-    else if (!next_word(cursor, value))
+    else if (next_word(cursor, value) != WORD)
         return invalid(step, word);
     bool define = word[1] == 'D';
     if (!value[0] || (define && value[0] == '='))
@@ -239,8 +247,11 @@ cl_int refcl_compiler_options_parse(const char *options,
     cl_int status = word && value ? CL_SUCCESS
                                   : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
                                                "no memory for options");
-    while (status == CL_SUCCESS && next_word(&cursor, word))
-        status = one_option(word, &cursor, value, step, out);
+    for (enum word found; status == CL_SUCCESS &&
+                          (found = next_word(&cursor, word)) != END;)
+        status = found == WORD
+                     ? one_option(word, &cursor, value, step, out)
+                     : invalid(step, "an unterminated quote");
     /* "-enable-link-options ... is only valid when -create-library is
      * specified." */
     if (status == CL_SUCCESS && out->enable_link_options &&

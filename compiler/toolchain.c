@@ -3,7 +3,9 @@
  * Finds the compiler's parts (refcl/toolchain.h) once, with access() calls
  * only. The defaults are those the build configured (the Debian package
  * refcl-opencl-compiler installs the plugin and the library there and
- * depends on the clang they were built for).
+ * depends on the clang they were built for). The environment is read with
+ * secure_getenv: a set-user-ID program never runs a compiler its caller's
+ * environment named.
  */
 #include <limits.h>
 #include <stdbool.h>
@@ -62,7 +64,7 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static const char *setting(const char *variable, const char *fallback)
 {
-    const char *value = getenv(variable);
+    const char *value = secure_getenv(variable);
     return value && *value ? value : fallback;
 }
 
@@ -78,7 +80,7 @@ static bool part(char *path, const char *dir, const char *name)
 static const char *library(char *path, const char *variable, const char *dir,
                            const char *stub)
 {
-    const char *value = getenv(variable);
+    const char *value = secure_getenv(variable);
     if (value && *value)
         return access(value, R_OK) == 0 ? value : NULL;
     return stub[0] && part(path, dir, stub) ? path : NULL;
@@ -91,7 +93,7 @@ static bool program(const char *path)
 
 static void find(void)
 {
-    const char *enabled = getenv("REFCL_COMPILER");
+    const char *enabled = secure_getenv("REFCL_COMPILER");
     if (enabled && !strcmp(enabled, "0"))
         return;
     /* Absolute: clang runs in a temporary working directory. */
@@ -117,7 +119,7 @@ static void find(void)
         return;
     const char *spirv = setting("REFCL_LLVM_SPIRV", REFCL_LLVM_SPIRV_DEFAULT);
     toolchain.llvm_spirv = program(spirv) ? spirv : NULL;
-    const char *server = getenv("REFCL_COMPILER_SERVER");
+    const char *server = secure_getenv("REFCL_COMPILER_SERVER");
     bool serve = !(server && !strcmp(server, "0"));
     toolchain.server = serve && part(server_path, dir, REFCL_SERVER_NAME) &&
                        program(server_path) ? server_path : NULL;

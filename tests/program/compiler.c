@@ -118,7 +118,7 @@ static void check_build(void)
                         "-cl-single-precision-constant "
                         "-cl-fp32-correctly-rounded-divide-sqrt "
                         "-cl-kernel-arg-info -cl-uniform-work-group-size "
-                        "-cl-no-subgroup-ifp -g";
+                        "-cl-no-subgroup-ifp -cl-strict-aliasing -g";
     notified = 0;
     CHECK_EQ(clBuildProgram(program, 0, NULL, every, notify, &notified),
              CL_SUCCESS);
@@ -159,7 +159,8 @@ static void check_options_refused(void)
     cl_program program = from_source(saxpy);
     static const char *never[] = {"-cl-bogus", "-D", "-I", "-cl-std=CL2.0",
                                   "-cl-std=CL9.9", "-create-library",
-                                  "-enable-link-options", "-O2", "-D=1"};
+                                  "-enable-link-options", "-O2", "-D=1",
+                                  "-D \"X=1", "-DX='1", "-I \"dir"};
     for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++) {
         /* "CL_INVALID_BUILD_OPTIONS if the build options specified by
          * options are invalid" */
@@ -283,6 +284,20 @@ static void check_compile_link(void)
     size_t n;
     CHECK_EQ(clGetProgramInfo(helper, CL_PROGRAM_NUM_KERNELS, sizeof(n), &n,
                               NULL), CL_INVALID_PROGRAM_EXECUTABLE);
+    /* A header named as the build's own source replaces nothing: the
+     * program's source is compiled, and the log says why the header was
+     * left out. */
+    cl_program planted = from_source("#error planted\n");
+    cl_program with_own[] = {planted, header};
+    const char *own[] = {"program.cl", "inc/scale.h"};
+    CHECK_EQ(clCompileProgram(helper, 0, NULL, NULL, 2, with_own, own, NULL,
+                              NULL), CL_SUCCESS);
+    char *note = build_string(helper, device, CL_PROGRAM_BUILD_LOG);
+    CHECK(note && strstr(note, "was not written"));
+    free(note);
+    CHECK_EQ(clReleaseProgram(planted), CL_SUCCESS);
+    CHECK_EQ(clCompileProgram(helper, 0, NULL, NULL, 1, &header, names,
+                              NULL, NULL), CL_SUCCESS);
     /* Without its header the include is not found. */
     cl_program alone = from_source("#include \"inc/scale.h\"\n");
     CHECK_EQ(clCompileProgram(alone, 0, NULL, NULL, 0, NULL, NULL, NULL,
@@ -581,6 +596,28 @@ static void check_object_binary(void)
     free(bytes);
 }
 
+/* Programs without a kernel build, as the spec allows: helper functions
+ * alone, and nothing at all; they have no kernel to create. */
+static void check_no_kernels(void)
+{
+    static const char *const sources[] = {
+        "int twice(int x) { return 2 * x; }\n", ""};
+    for (size_t i = 0; i < 2; i++) {
+        cl_program program = from_source(sources[i]);
+        CHECK_EQ(clBuildProgram(program, 0, NULL, "", NULL, NULL),
+                 CL_SUCCESS);
+        check_names(program, "", 0);
+        cl_uint count = 99;
+        CHECK_EQ(clCreateKernelsInProgram(program, 0, NULL, &count),
+                 CL_SUCCESS);
+        CHECK_EQ(count, 0);
+        cl_int err = 1;
+        CHECK(clCreateKernel(program, "twice", &err) == NULL);
+        CHECK_EQ(err, CL_INVALID_KERNEL_NAME);
+        CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+    }
+}
+
 int main(void)
 {
     cl_platform_id platform;
@@ -602,6 +639,7 @@ int main(void)
     check_compile_link();
     check_binaries();
     check_object_binary();
+    check_no_kernels();
 
     CHECK_EQ(clReleaseContext(context), CL_SUCCESS);
     CHECK_EQ(clReleaseDevice(subs[0]), CL_SUCCESS);
