@@ -4,6 +4,8 @@
 set -euo pipefail
 packages=(
     build-essential cmake pkg-config clang binutils
+    # clang's runtimes: its sanitizers and libFuzzer (scripts/fuzz-smoke.sh).
+    libclang-rt-14-dev
     opencl-headers ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo
     libhwloc-dev hwloc valgrind
     dpkg-dev debhelper lintian

@@ -5,7 +5,8 @@
 # UndefinedBehaviorSanitizer and ThreadSanitizer, runs CTest in each, and
 # runs the tests once more under valgrind. Then builds every build type with
 # both compilers and a distribution's hardening flags, warning-free
-# (scripts/build-matrix.sh), and cross-builds for arm64 and runs the direct
+# (scripts/build-matrix.sh), runs the libFuzzer targets for a short while
+# (scripts/fuzz-smoke.sh), and cross-builds for arm64 and runs the direct
 # tests and clinfo under qemu-user (scripts/cross-arm64.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,8 +46,11 @@ echo "== build/gcc under valgrind"
 count --test-dir build/gcc --output-on-failure -j"$jobs" -T memcheck -LE package \
     --overwrite MemoryCheckCommandOptions="--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite --track-origins=yes"
 scripts/build-matrix.sh build/matrix
+scripts/fuzz-smoke.sh build/fuzz | tee "$log"
+passed=$((passed + $(sed -n 's/^fuzz: \([0-9]*\) passed.*/\1/p' "$log")))
 scripts/cross-arm64.sh build/arm64 | tee "$log"
 tally
-echo "== all six runs (gcc, clang, asan+ubsan, tsan, valgrind, arm64 under qemu)"
-echo "   and 8 warning-free builds (gcc and clang, 4 build types, hardening flags)"
+echo "== all six runs (gcc, clang, asan+ubsan, tsan, valgrind, arm64 under qemu),"
+echo "   8 warning-free builds (gcc and clang, 4 build types, hardening flags)"
+echo "   and the fuzzers' smoke run"
 echo "$passed passed, 0 failed, $skipped skipped"

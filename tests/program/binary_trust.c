@@ -40,15 +40,6 @@ static void write_le(unsigned char *p, uint64_t v, size_t n)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* The trailing checksum: 64-bit FNV-1a of every byte before it. */
-static void checksum_fix(struct container *c)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i + 8 < c->size; i++)
-        h = (h ^ c->bytes[i]) * 0x100000001b3ull;
-    write_le(c->bytes + c->size - 8, h, 8);
-}
-
 static void container_parse(struct container *c)
 {
     size_t at = 8 + 4 * 4; /* magic, format, type, ABI, flags */
@@ -87,7 +78,7 @@ static struct container rewrap(const struct container *c,
     memcpy(w.bytes + c->payload_at, object, size);
     w.payload_at = c->payload_at;
     w.payload_size = size;
-    checksum_fix(&w);
+    test_checksum_fix(w.bytes, w.size);
     return w;
 }
 
@@ -122,25 +113,10 @@ static void check_refused(const struct container *c, const char *what)
     CHECK_EQ(binary_status, CL_INVALID_BINARY);
 }
 
-static unsigned char *file_read(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL);
-    if (!f)
-        exit(1);
-    fseek(f, 0, SEEK_END);
-    *size = (size_t)ftell(f);
-    rewind(f);
-    unsigned char *bytes = malloc(*size);
-    CHECK(bytes && fread(bytes, 1, *size, f) == *size);
-    fclose(f);
-    return bytes;
-}
-
 static void check_planted(const struct container *c)
 {
     size_t size;
-    unsigned char *object = file_read(REFCL_TEST_PLANTED, &size);
+    unsigned char *object = test_file_read(REFCL_TEST_PLANTED, &size);
     struct container w = rewrap(c, object, size);
     check_refused(&w, "a constructor");
     CHECK(getenv("REFCL_TEST_PLANTED_RAN") == NULL);

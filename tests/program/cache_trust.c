@@ -102,21 +102,6 @@ static void path_of(const char *name, char *path, size_t size)
     snprintf(path, size, "%s/%.*s", dir, ENTRY_NAME_LENGTH, name);
 }
 
-static unsigned char *file_read(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL);
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    *size = (size_t)ftell(f);
-    rewind(f);
-    unsigned char *bytes = malloc(*size);
-    CHECK(bytes && fread(bytes, 1, *size, f) == *size);
-    fclose(f);
-    return bytes;
-}
-
 static void file_write(const char *path, const unsigned char *bytes,
                        size_t size, mode_t mode)
 {
@@ -128,16 +113,6 @@ static void file_write(const char *path, const unsigned char *bytes,
     close(fd);
 }
 
-/* 64-bit FNV-1a, the entry's trailing checksum (an independent copy of
- * the format's definition: "u64 FNV-1a of all before"). */
-static uint64_t fnv1a(const unsigned char *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-
 /* The entry of @p from, made to pass for the entry @p to: its key (bytes
  * 8 to 24, after the magic) taken from @p to's file, its checksum
  * recomputed. */
@@ -146,17 +121,15 @@ static unsigned char *forge(const char *from, const char *to, size_t *size)
     char path[1024];
     size_t to_size = 0;
     path_of(to, path, sizeof(path));
-    unsigned char *target = file_read(path, &to_size);
+    unsigned char *target = test_file_read(path, &to_size);
     path_of(from, path, sizeof(path));
-    unsigned char *bytes = file_read(path, size);
+    unsigned char *bytes = test_file_read(path, size);
     if (!target || !bytes || *size < 32 || to_size < 32) {
         CHECK(false);
         exit(1);
     }
     memcpy(bytes + 8, target + 8, 16);
-    uint64_t sum = fnv1a(bytes, *size - 8);
-    for (int i = 0; i < 8; i++)
-        bytes[*size - 8 + i] = (unsigned char)(sum >> (8 * i));
+    test_checksum_fix(bytes, *size);
     free(target);
     return bytes;
 }

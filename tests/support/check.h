@@ -272,4 +272,36 @@ static inline int test_bad_handles(void *bad[6], void *released, void *wrong,
     return 6;
 }
 
+/** Sets the trailing checksum of a refcl binary or cache entry of @p size
+ *  bytes: 64-bit FNV-1a of every byte before it, little-endian (the formats
+ *  compiler/binary.c and compiler/cache.c document), after a test has
+ *  altered it as an attacker would. */
+static inline void test_checksum_fix(unsigned char *bytes, size_t size)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i + 8 < size; i++)
+        h = (h ^ bytes[i]) * 0x100000001b3ull;
+    for (int i = 0; i < 8; i++)
+        bytes[size - 8 + i] = (unsigned char)(h >> (8 * i));
+}
+
+/** The whole file @p path (malloc'd), its size in @p size; exits the test
+ *  when it cannot be read. */
+static inline unsigned char *test_file_read(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *bytes = NULL;
+    long end = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0)
+        end = ftell(f);
+    if (end >= 0 && (bytes = malloc((size_t)end + 1)) && !fseek(f, 0, SEEK_SET) &&
+        fread(bytes, 1, (size_t)end, f) == (size_t)end) {
+        fclose(f);
+        *size = (size_t)end;
+        return bytes;
+    }
+    fprintf(stderr, "%s: cannot be read\n", path);
+    exit(1);
+}
+
 #endif /* REFCL_TEST_CHECK_H */
