@@ -13,12 +13,13 @@ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREFCL_WERROR=ON \
     -DCMAKE_C_COMPILER=clang -DREFCL_FUZZ=ON -DREFCL_SANITIZE=address,undefined \
     -DBUILD_TESTING=OFF -DREFCL_BUILD_BENCH=OFF -DREFCL_BUILD_LOADERCHECK=OFF >/dev/null
 cmake --build "$dir" -j"$(nproc)"
+dir=$(cd "$dir" && pwd)
 passed=0 failed=0
 for name in options binary; do
     corpus="$dir/fuzz/corpus-$name"
     rm -rf "$corpus" && cp -r fuzz/corpus/$name "$corpus"
     echo "== fuzz/$name for $seconds s"
-    if REFCL_COMPILER_DIR="$PWD/$dir/compiler" REFCL_CACHE=0 \
+    if REFCL_COMPILER_DIR="$dir/compiler" REFCL_CACHE=0 \
         ASAN_OPTIONS=detect_leaks=0 \
         "$dir/fuzz/refcl_fuzz_$name" -max_total_time="$seconds" -timeout=60 \
         -rss_limit_mb=4096 -artifact_prefix="$dir/fuzz/$name-" "$corpus" \
