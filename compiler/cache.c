@@ -249,7 +249,8 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
     for (size_t i = 0; i < o->count; i++)
         hash_string(&h, o->args[i]);
     hash_u64(&h, o->cl_std | (uint64_t)o->create_library << 8 |
-                     (uint64_t)o->opt_disable << 9);
+                     (uint64_t)o->opt_disable << 9 |
+                     (uint64_t)o->allow_inline_asm << 10);
     hash_string(&h, job->source);
     for (size_t i = 0; i < job->header_count; i++) {
         hash_string(&h, job->headers[i].name);

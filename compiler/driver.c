@@ -398,6 +398,19 @@ static void vector_math(struct argv *a)
 #endif
 }
 
+/* Kernels are OpenCL C: inline assembly is refused (clang's log says
+ * "GNU-style inline assembly is disabled") unless the unsafe option allows
+ * it. The stack is probed page by page, so that a private array larger
+ * than the thread's stack faults on its guard page rather than reaching
+ * past it into other memory (exec/fault.c catches the fault). */
+static void kernel_limits(struct argv *a,
+                          const struct refcl_compiler_options *o)
+{
+    if (!o->allow_inline_asm)
+        arg(a, "-fno-gnu-inline-asm");
+    arg(a, "-fstack-clash-protection");
+}
+
 /* The front end's arguments: language, extensions, the user's options. */
 static void clang_front(struct argv *a, const struct refcl_compile_job *job)
 {
@@ -413,6 +426,7 @@ static void clang_front(struct argv *a, const struct refcl_compile_job *job)
         arg(a, *m);
     for (size_t i = 0; i < o->count; i++)
         arg(a, o->args[i]);
+    kernel_limits(a, o);
     vector_math(a);
     if (o->opt_disable) {
         arg(a, "-O0");

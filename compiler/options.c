@@ -60,6 +60,9 @@ static const struct flag flags[] = {
     {"-cl-no-subgroup-ifp", AT_ALL, NULL},
     {"-create-library", AT_LINK, NULL},
     {"-enable-link-options", AT_LINK, NULL},
+    /* refcl's own, unsafe: a kernel's inline assembly can do anything the
+     * application can (docs/compiler.md). */
+    {"-cl-refcl-allow-inline-asm", AT_SOURCE, NULL},
 };
 
 /* The OpenCL C versions every refcl device reports
@@ -210,6 +213,7 @@ static void note(const char *name, struct refcl_compiler_options *out)
     out->kernel_arg_info |= !strcmp(name, "-cl-kernel-arg-info");
     out->uniform_work_groups |= !strcmp(name, "-cl-uniform-work-group-size");
     out->opt_disable |= !strcmp(name, "-cl-opt-disable");
+    out->allow_inline_asm |= !strcmp(name, "-cl-refcl-allow-inline-asm");
 }
 
 static cl_int one_option(const char *word, const char **cursor, char *value,

@@ -3,7 +3,9 @@
  * Faults in compiled kernels. A kernel that dereferences a bad pointer
  * raises SIGSEGV or SIGBUS on the thread that runs it; SIGFPE is caught
  * too, though the work-group pass keeps integer division from trapping
- * (compiler/pass/division.cpp). refcl catches the
+ * (compiler/pass/division.cpp); so are SIGILL and SIGTRAP (a trap
+ * instruction: __builtin_trap, __builtin_debugtrap, clang's checks) and
+ * SIGSYS (a system call seccomp refuses). refcl catches the
  * signal there and ends the command with an error (exec/ndrange.c)
  * rather than let the application die. The handler is process-wide and
  * installed at the first run of a compiled kernel: for a fault on a thread
@@ -34,7 +36,8 @@ static _Thread_local struct refcl_kernel_fault last_fault
     __attribute__((tls_model("initial-exec")));
 
 /* The signals caught, and the actions they had before. */
-static const int caught[] = {SIGSEGV, SIGBUS, SIGFPE};
+static const int caught[] = {SIGSEGV, SIGBUS, SIGFPE,
+                             SIGILL, SIGTRAP, SIGSYS};
 #define CAUGHT (sizeof(caught) / sizeof(caught[0]))
 static struct sigaction replaced[CAUGHT];
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
@@ -168,6 +171,12 @@ const char *refcl_fault_signal_name(int sig)
         return "SIGBUS";
     case SIGFPE:
         return "SIGFPE";
+    case SIGILL:
+        return "SIGILL";
+    case SIGTRAP:
+        return "SIGTRAP";
+    case SIGSYS:
+        return "SIGSYS";
     default:
         return "a signal";
     }

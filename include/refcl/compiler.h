@@ -36,6 +36,7 @@ struct refcl_compiler_options {
     bool kernel_arg_info;    /**< -cl-kernel-arg-info */
     bool uniform_work_groups; /**< -cl-uniform-work-group-size */
     bool opt_disable;        /**< -cl-opt-disable */
+    bool allow_inline_asm;   /**< -cl-refcl-allow-inline-asm (unsafe) */
 };
 
 /**

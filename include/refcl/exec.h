@@ -209,7 +209,7 @@ size_t refcl_kernel_svm_room(const struct _cl_context *context,
 
 /** A fault caught in compiled code: the signal and the address it names. */
 struct refcl_kernel_fault {
-    int signal;    /**< SIGSEGV, SIGBUS or SIGFPE */
+    int signal;    /**< SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP or SIGSYS */
     void *address; /**< siginfo's si_addr: the memory or the instruction */
 };
 
@@ -301,7 +301,7 @@ void refcl_printf_flush(const struct refcl_abi_printf *buffer, FILE *out);
 bool refcl_fault_catch(void (*body)(void *), void *arg,
                        struct refcl_kernel_fault *fault);
 
-/** "SIGSEGV", "SIGBUS" or "SIGFPE" for @p sig. */
+/** The name of caught signal @p sig ("SIGSEGV", "SIGILL" ...). */
 const char *refcl_fault_signal_name(int sig);
 
 #endif /* REFCL_EXEC_H */

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Every fault a compiled kernel can raise ends its command, not the
+ * application (docs/kernels.md): a trap instruction (__builtin_trap, SIGILL
+ * on x86-64), a debug trap (__builtin_debugtrap, SIGTRAP) and a private
+ * array far larger than the thread's stack, written at its far end (the
+ * stack probes make it hit the guard page: SIGSEGV, handled on the
+ * alternate signal stack). Each: the event's status is CL_OUT_OF_RESOURCES,
+ * the context's pfn_notify names the kernel and the signal, and a good
+ * kernel on the same queue then gives its exact result. Needs the compiler
+ * (77 without it) and no valgrind (77 under it: valgrind reports the
+ * fault itself).
+ */
+#include <pthread.h>
+#include <sys/resource.h>
+
+#include "../compiler/exec.h"
+
+/* p[0] is 7 at run time, so the compiler cannot know the kernels fault;
+ * each writes p[1] only if it survived its fault. The overflow's array,
+ * OVERFLOW_INTS ints, is a little larger than a thread's stack, and its
+ * first element (the lowest address, farthest from the frame) is written
+ * first: without stack probes that write lands past the guard page, in
+ * whatever memory lies below the stack. */
+static const char *const source =
+    "kernel void trap(global int *p)\n"
+    "{\n"
+    "    if (p[0] == 7)\n"
+    "        __builtin_trap();\n"
+    "    p[1] = 1;\n"
+    "}\n"
+    "kernel void debugtrap(global int *p)\n"
+    "{\n"
+    "    if (p[0] == 7)\n"
+    "        __builtin_debugtrap();\n"
+    "    p[1] = 1;\n"
+    "}\n"
+    "kernel void overflow(global int *p)\n"
+    "{\n"
+    "    volatile int a[OVERFLOW_INTS];\n"
+    "    a[p[0] - 7] = p[0];\n"
+    "    p[1] = a[p[0] - 7];\n"
+    "}\n"
+    "kernel void good(global int *p)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    p[i] = (int)i * 3 + 1;\n"
+    "}\n";
+
+#define GOOD_ITEMS 1024
+
+/* The overflow's array: the size of a thread's stack (glibc's default,
+ * RLIMIT_STACK, or 32 MiB where that is unlimited, ARCH_STACK_DEFAULT_SIZE)
+ * and 64 KiB more, in ints. */
+static size_t overflow_ints(void)
+{
+    struct rlimit limit;
+    size_t bytes = 32u << 20;
+    if (getrlimit(RLIMIT_STACK, &limit) == 0 &&
+        limit.rlim_cur != RLIM_INFINITY)
+        bytes = (size_t)limit.rlim_cur;
+    return (bytes + (64u << 10)) / sizeof(int);
+}
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int heard;
+static char last[1024];
+
+/* Called on the thread that ran the kernel. */
+static void CL_CALLBACK on_error(const char *errinfo, const void *private_info,
+                                 size_t cb, void *user_data)
+{
+    (void)private_info;
+    (void)cb;
+    (void)user_data;
+    pthread_mutex_lock(&lock);
+    heard++;
+    snprintf(last, sizeof(last), "%s", errinfo);
+    pthread_mutex_unlock(&lock);
+}
+
+/* Runs @p k over @p items work-items with @p p; returns the event's
+ * status. */
+static cl_int run(cl_kernel k, cl_mem p, size_t items)
+{
+    CHECK_EQ(clSetKernelArg(k, 0, sizeof(p), &p), CL_SUCCESS);
+    cl_event event = NULL;
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &items, NULL, 0, NULL,
+                                    &event),
+             CL_SUCCESS);
+    CHECK_EQ(clFinish(queue), CL_SUCCESS);
+    cl_int status = 1;
+    CHECK_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                            sizeof(status), &status, NULL),
+             CL_SUCCESS);
+    CHECK_EQ(clReleaseEvent(event), CL_SUCCESS);
+    return status;
+}
+
+/* The good kernel after a fault: every work-item's value, exactly. */
+static void check_good(cl_program program)
+{
+    cl_kernel k = exec_kernel(program, "good");
+    cl_mem b = exec_buffer(GOOD_ITEMS * sizeof(cl_int), NULL);
+    CHECK_EQ(run(k, b, GOOD_ITEMS), CL_COMPLETE);
+    cl_int out[GOOD_ITEMS];
+    exec_read(b, sizeof(out), out);
+    int wrong = 0;
+    for (int i = 0; i < GOOD_ITEMS; i++)
+        wrong += out[i] != i * 3 + 1;
+    CHECK_EQ(wrong, 0);
+    CHECK_EQ(clReleaseMemObject(b), CL_SUCCESS);
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+}
+
+/* Kernel @p name faults with @p signal: the event, the notify, p[1]
+ * unwritten, then the good kernel. */
+static void check_fault(cl_program program, const char *name,
+                        const char *signal)
+{
+    printf("%s: expecting %s\n", name, signal);
+    fflush(stdout);
+    cl_kernel k = exec_kernel(program, name);
+    cl_int in[2] = {7, 0};
+    cl_mem b = exec_buffer(sizeof(in), in);
+    int before = heard;
+    CHECK_EQ(run(k, b, 1), CL_OUT_OF_RESOURCES);
+    CHECK_EQ(heard, before + 1);
+    char expected[256];
+    snprintf(expected, sizeof(expected), "kernel '%s': %s at address ", name,
+             signal);
+    CHECK_EQ(strncmp(last, expected, strlen(expected)), 0);
+    if (strncmp(last, expected, strlen(expected)))
+        fprintf(stderr, "notify said: %s\n", last);
+    cl_int out[2] = {0, 0};
+    exec_read(b, sizeof(out), out);
+    CHECK_EQ(out[1], 0);
+    CHECK_EQ(clReleaseMemObject(b), CL_SUCCESS);
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+    check_good(program);
+}
+
+int main(void)
+{
+    if (exec_under_valgrind()) {
+        fprintf(stderr, "under valgrind, which reports the fault itself\n");
+        return TEST_SKIP;
+    }
+    if (!test_first_device(&platform, &device))
+        return 1;
+    if (!test_compiler_available(device))
+        return TEST_SKIP;
+    cl_int err = 1;
+    context = clCreateContext(NULL, 1, &device, on_error, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    char options[64];
+    snprintf(options, sizeof(options), "-D OVERFLOW_INTS=%zu",
+             overflow_ints());
+    cl_program program = exec_build(source, options);
+    if (!program)
+        return 1;
+
+#if defined(__x86_64__)
+    check_fault(program, "trap", "SIGILL");
+    check_fault(program, "debugtrap", "SIGTRAP");
+#endif
+    check_fault(program, "overflow", "SIGSEGV");
+
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+    exec_teardown();
+    return TEST_RESULT();
+}
