@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,11 +370,19 @@ static int ms_left(const struct timespec *deadline)
     return ms <= 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
 }
 
+/* Set once pidfd_open is found missing (a kernel before 5.3, valgrind
+ * 3.19), so that it is not asked again. */
+static atomic_bool no_pidfd;
+
 /* Whether @p pid ended by @p deadline: its pidfd polled (Linux 5.3), or
  * where there is none, its state looked at every 10 ms. */
 static bool ended_by(pid_t pid, const struct timespec *deadline)
 {
-    int pidfd = pidfd_open(pid, 0);
+    int pidfd = atomic_load_explicit(&no_pidfd, memory_order_relaxed)
+                    ? -1
+                    : pidfd_open(pid, 0);
+    if (pidfd < 0 && errno == ENOSYS)
+        atomic_store_explicit(&no_pidfd, true, memory_order_relaxed);
     if (pidfd >= 0) {
         struct pollfd p = {pidfd, POLLIN, 0};
         int ready;
