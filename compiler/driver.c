@@ -6,18 +6,27 @@
  * directory as its working directory and its TMPDIR, so the build log,
  * which is their stdout and stderr, names files as "program.cl:3:5", never
  * by a /tmp path. A crash of clang is a failed build whose log says so.
+ * A build has a deadline and a memory limit (REFCL_BUILD_TIMEOUT,
+ * REFCL_BUILD_MEMORY): a tool still running at the deadline, stopped or
+ * not, is killed and the build fails with a log saying so.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "refcl/compiler.h"
@@ -57,9 +66,81 @@ void refcl_compile_result_free(struct refcl_compile_result *result)
     *result = (struct refcl_compile_result){0};
 }
 
-/* One run's private directory. */
+/* The build limits, read once from the environment. */
+#define TIMEOUT_DEFAULT 300u         /* seconds */
+#define TIMEOUT_MAX 1000000u
+#define MEMORY_DEFAULT (8ull << 30)  /* bytes of address space */
+#define MEMORY_MIN (64ull << 20)
+
+struct build_limits {
+    unsigned timeout;      /* REFCL_BUILD_TIMEOUT, seconds */
+    rlim_t memory;         /* REFCL_BUILD_MEMORY; 0: not applied */
+    char timeout_env[48];  /* "REFCL_BUILD_TIMEOUT=N", for the server */
+};
+
+static struct build_limits limits;
+static pthread_once_t limits_once = PTHREAD_ONCE_INIT;
+
+/* @p name's value as a number from @p min to @p max, else @p fallback
+ * (a bad value said on stderr). */
+static unsigned long long limit_setting(const char *name,
+                                        unsigned long long min,
+                                        unsigned long long max,
+                                        unsigned long long fallback)
+{
+    const char *value = getenv(name);
+    if (!value)
+        return fallback;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(value, &end, 10);
+    if (*value >= '0' && *value <= '9' && !*end && !errno && n >= min &&
+        n <= max)
+        return n;
+    fprintf(stderr, "refcl: ignoring %s=\"%s\": expected a number from "
+            "%llu to %llu; using %llu\n", name, value, min, max, fallback);
+    return fallback;
+}
+
+/* A sanitizer reserves terabytes of address space for its shadow at
+ * start: a process built with one cannot run under an RLIMIT_AS. */
+static bool address_limit_usable(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+    return false;
+#else
+    return true;
+#endif
+#else
+    return true;
+#endif
+}
+
+static void read_limits(void)
+{
+    limits.timeout = (unsigned)limit_setting("REFCL_BUILD_TIMEOUT", 1,
+                                             TIMEOUT_MAX, TIMEOUT_DEFAULT);
+    limits.memory = (rlim_t)limit_setting("REFCL_BUILD_MEMORY", MEMORY_MIN,
+                                          RLIM_INFINITY - 1, MEMORY_DEFAULT);
+    if (!address_limit_usable())
+        limits.memory = 0;
+    snprintf(limits.timeout_env, sizeof(limits.timeout_env),
+             "REFCL_BUILD_TIMEOUT=%u", limits.timeout);
+}
+
+static const struct build_limits *build_limits(void)
+{
+    pthread_once(&limits_once, read_limits);
+    return &limits;
+}
+
+/* One run's private directory, and the run's limits. */
 struct workdir {
     char path[PATH_MAX];
+    struct refcl_job_limits limits;
 };
 
 static bool path_in(const struct workdir *dir, const char *name, char *path)
@@ -195,6 +276,10 @@ static void workdir_remove(const struct workdir *dir)
 
 static bool workdir_make(struct workdir *dir)
 {
+    const struct build_limits *l = build_limits();
+    clock_gettime(CLOCK_MONOTONIC, &dir->limits.deadline);
+    dir->limits.deadline.tv_sec += (time_t)l->timeout;
+    dir->limits.memory = l->memory;
     const char *tmp = secure_getenv("TMPDIR");
     int n = snprintf(dir->path, sizeof(dir->path), "%s/refcl-XXXXXX",
                      tmp && tmp[0] == '/' ? tmp : "/tmp");
@@ -202,22 +287,36 @@ static bool workdir_make(struct workdir *dir)
 }
 
 /* The environment of the tools: ours, with TMPDIR the working directory
- * (clang's own temporary files are then named "./x.o" in the log). */
+ * (clang's own temporary files are then named "./x.o" in the log), and the
+ * build's time limit as applied (the server limits each job's CPU time
+ * to it). */
 static char **tool_environment(void)
 {
     size_t count = 0;
     while (environ[count])
         count++;
-    char **env = malloc((count + 2) * sizeof(*env));
+    char **env = malloc((count + 3) * sizeof(*env));
     if (!env)
         return NULL;
     size_t used = 0;
     for (size_t i = 0; i < count; i++)
-        if (strncmp(environ[i], "TMPDIR=", 7))
+        if (strncmp(environ[i], "TMPDIR=", 7) &&
+            strncmp(environ[i], "REFCL_BUILD_TIMEOUT=", 20))
             env[used++] = environ[i];
     env[used++] = "TMPDIR=.";
+    env[used++] = (char *)build_limits()->timeout_env;
     env[used] = NULL;
     return env;
+}
+
+/* The log's line for a tool killed at the build's deadline. */
+static void log_timeout(const struct workdir *dir)
+{
+    char note[128];
+    snprintf(note, sizeof(note), "refcl: the compiler ran past "
+             "REFCL_BUILD_TIMEOUT=%u s and was stopped\n",
+             build_limits()->timeout);
+    log_note(dir, note);
 }
 
 /* The work-group pass's option for the CPU (clang_back), which the plugin
@@ -259,11 +358,15 @@ static bool serve(const struct workdir *dir, char *const argv[],
     char note[256];
     int status = 1;
     switch (refcl_server_run(refcl_toolchain()->server, dir->path, argv, env,
-                             &status, note, sizeof(note))) {
+                             &dir->limits, &status, note, sizeof(note))) {
     case REFCL_NOT_SERVED:
         return false;
     case REFCL_SERVER_DIED:
         log_note(dir, note);
+        *ok = false;
+        return true;
+    case REFCL_SERVER_TIMED_OUT:
+        log_timeout(dir);
         *ok = false;
         return true;
     case REFCL_SERVED:
@@ -273,16 +376,68 @@ static bool serve(const struct workdir *dir, char *const argv[],
     return true;
 }
 
-/* @p pid's end: true if it exited with 0; else the log says why. */
+/* Milliseconds from now to @p deadline (CLOCK_MONOTONIC), 0 if past. */
+static int ms_left(const struct timespec *deadline)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long ms = (deadline->tv_sec - now.tv_sec) * 1000LL +
+                   (deadline->tv_nsec - now.tv_nsec) / 1000000;
+    return ms <= 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+/* Set once pidfd_open is found missing (a kernel before 5.3, valgrind
+ * 3.19), so that it is not asked again. */
+static atomic_bool no_pidfd;
+
+/* Whether @p pid ended by @p deadline: its pidfd polled (Linux 5.3), or
+ * where there is none, its state looked at every 10 ms. */
+static bool ended_by(pid_t pid, const struct timespec *deadline)
+{
+    int pidfd = atomic_load_explicit(&no_pidfd, memory_order_relaxed)
+                    ? -1
+                    : pidfd_open(pid, 0);
+    if (pidfd < 0 && errno == ENOSYS)
+        atomic_store_explicit(&no_pidfd, true, memory_order_relaxed);
+    if (pidfd >= 0) {
+        struct pollfd p = {pidfd, POLLIN, 0};
+        int ready;
+        while ((ready = poll(&p, 1, ms_left(deadline))) < 0 &&
+               errno == EINTR)
+            ;
+        close(pidfd);
+        return ready != 0;
+    }
+    for (;;) {
+        siginfo_t info = {0};
+        if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) ||
+            info.si_pid == pid)
+            return true;
+        if (!ms_left(deadline))
+            return false;
+        struct timespec tick = {0, 10000000};
+        nanosleep(&tick, NULL);
+    }
+}
+
+/* @p pid's end: true if it exited with 0; else the log says why. At the
+ * build's deadline it is killed. */
 static bool tool_wait(const struct workdir *dir, const char *name, pid_t pid)
 {
     char note[PATH_MAX + 128];
     int status;
+    bool in_time = ended_by(pid, &dir->limits.deadline);
+    if (!in_time)
+        kill(pid, SIGKILL);
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) {
             log_note(dir, "refcl: lost the compiler's exit status\n");
             return false;
         }
+    if (!in_time) {
+        log_timeout(dir);
+        return false;
+    }
     if (WIFSIGNALED(status)) {
         snprintf(note, sizeof(note), "refcl: %s was killed by signal %d "
                  "(%s)\n", name, WTERMSIG(status),
@@ -290,6 +445,20 @@ static bool tool_wait(const struct workdir *dir, const char *name, pid_t pid)
         log_note(dir, note);
     }
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* A tool's own limits, set on it just spawned (posix_spawn sets none):
+ * its address space, and its CPU time, which bounds it even if the
+ * application dies and nobody kills it at the deadline. */
+static void limit_tool(const struct workdir *dir, pid_t pid)
+{
+    rlim_t seconds = (rlim_t)build_limits()->timeout;
+    struct rlimit cpu = {seconds, seconds + 1};
+    prlimit(pid, RLIMIT_CPU, &cpu, NULL);
+    if (dir->limits.memory) {
+        struct rlimit memory = {dir->limits.memory, dir->limits.memory};
+        prlimit(pid, RLIMIT_AS, &memory, NULL);
+    }
 }
 
 /* Runs @p argv in @p dir, its output appended to the log: in the
@@ -314,10 +483,14 @@ static bool tool_run(const struct workdir *dir, char *const argv[])
     posix_spawn_file_actions_addopen(&actions, 1, LOG_NAME,
                                      O_WRONLY | O_CREAT | O_APPEND, 0600);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    /* Nothing of the application's descriptors. */
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     pid_t pid;
     int error = posix_spawn(&pid, argv[0], &actions, NULL, argv, env);
     posix_spawn_file_actions_destroy(&actions);
     free(env);
+    if (!error)
+        limit_tool(dir, pid);
     if (error) {
         char note[PATH_MAX + 128];
         snprintf(note, sizeof(note), "refcl: could not run %s: %s\n",

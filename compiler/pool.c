@@ -5,12 +5,17 @@
  * one job at a time, so a builder takes an idle one or spawns one more,
  * and gives it back after (up to IDLE_MAX are kept). Both ends of the
  * socket are close-on-exec: the application's own children never inherit
- * them. A server that dies is reaped here and never given back; the pool
- * belongs to the process that spawned it: after fork() the child forgets
- * the parent's servers (their sockets are the parent's) and spawns its own.
+ * them; the server inherits nothing else of the application's (every
+ * other descriptor is closed in it). A server that dies is reaped here and
+ * never given back; one that does not answer by the build's deadline is
+ * killed. The pool belongs to the process that spawned it: a fork()ed
+ * child closes its copies of the parent's sockets at once (pthread_atfork),
+ * so that the parent's servers see the end of their connection when the
+ * parent closes it, whatever the child does, and spawns its own.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -19,8 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "refcl/server.h"
@@ -39,7 +46,10 @@ struct server {
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct server *idle;
 static unsigned idle_count;
+/* The servers lent to a job: a fork()ed child closes their sockets too. */
+static struct server *lent;
 static pid_t pool_owner; /* the process the idle servers belong to */
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
 /* Waits for @p pid, retrying on EINTR. @return its status, or -1. */
 static int reap(pid_t pid)
@@ -51,13 +61,77 @@ static int reap(pid_t pid)
     return status;
 }
 
-/* Closing the socket ends the server (it reads end-of-file); then it is
- * reaped, no zombie left. */
+/* An idle server has nothing to finish: it is killed, so that its end
+ * never waits on it (it may be stopped), and reaped, no zombie left. */
 static void server_end(struct server *s)
 {
     close(s->fd);
+    kill(s->pid, SIGKILL);
     reap(s->pid);
     free(s);
+}
+
+/* Closes and frees the servers of @p list, not waiting for any. */
+static void forget_all(struct server *list)
+{
+    for (struct server *s = list, *next; s; s = next) {
+        next = s->next;
+        close(s->fd);
+        free(s);
+    }
+}
+
+/* fork(): the pool's lock is held across it, so that the child's copy of
+ * the lists is whole; the child then drops every socket of the parent's
+ * servers (theirs to end, not the child's) without waiting on any. */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&pool_lock);
+}
+
+static void fork_parent(void)
+{
+    pthread_mutex_unlock(&pool_lock);
+}
+
+static void fork_child(void)
+{
+    forget_all(idle);
+    forget_all(lent);
+    idle = lent = NULL;
+    idle_count = 0;
+    pool_owner = getpid();
+    pthread_mutex_unlock(&pool_lock);
+}
+
+static void register_fork_handlers(void)
+{
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+/* Removes @p s from the lent list, if there. Under pool_lock. */
+static void unlend_locked(struct server *s)
+{
+    for (struct server **at = &lent; *at; at = &(*at)->next)
+        if (*at == s) {
+            *at = s->next;
+            return;
+        }
+}
+
+static void lend(struct server *s)
+{
+    pthread_mutex_lock(&pool_lock);
+    s->next = lent;
+    lent = s;
+    pthread_mutex_unlock(&pool_lock);
+}
+
+static void unlend(struct server *s)
+{
+    pthread_mutex_lock(&pool_lock);
+    unlend_locked(s);
+    pthread_mutex_unlock(&pool_lock);
 }
 
 /* The server is still there (not exited or killed while idle). */
@@ -89,7 +163,7 @@ static bool default_signals(posix_spawnattr_t *attr)
 }
 
 static int spawn(pid_t *pid, const char *program, int socket,
-                 char *const env[])
+                 char *const env[], rlim_t memory)
 {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
@@ -104,20 +178,30 @@ static int spawn(pid_t *pid, const char *program, int socket,
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
     /* dup2 clears close-on-exec in the child, even onto itself. */
     posix_spawn_file_actions_adddup2(&actions, socket, SERVER_FD);
+    /* Nothing of the application's: its pipes must see their end, its
+     * file locks go with it. */
+    posix_spawn_file_actions_addclosefrom_np(&actions, SERVER_FD + 1);
     char *const argv[] = {(char *)program, NULL};
     int error = posix_spawn(pid, program, &actions, &attr, argv, env);
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);
+    /* Set on the new process (posix_spawn sets no limit): it has only
+     * begun to run the server, which maps far less at start. */
+    if (!error && memory) {
+        struct rlimit limit = {memory, memory};
+        prlimit(*pid, RLIMIT_AS, &limit, NULL);
+    }
     return error;
 }
 
-static struct server *server_spawn(const char *program, char *const env[])
+static struct server *server_spawn(const char *program, char *const env[],
+                                   rlim_t memory)
 {
     int fds[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
         return NULL;
     struct server *s = malloc(sizeof(*s));
-    int error = s ? spawn(&s->pid, program, fds[1], env) : ENOMEM;
+    int error = s ? spawn(&s->pid, program, fds[1], env, memory) : ENOMEM;
     close(fds[1]);
     if (error) {
         close(fds[0]);
@@ -132,17 +216,8 @@ static struct server *server_spawn(const char *program, char *const env[])
 static struct server *take_idle(void)
 {
     pthread_mutex_lock(&pool_lock);
-    if (pool_owner != getpid()) {
-        /* A fork()ed child: the sockets are the parent's servers'. */
-        for (struct server *s = idle, *next; s; s = next) {
-            next = s->next;
-            close(s->fd);
-            free(s);
-        }
-        idle = NULL;
-        idle_count = 0;
+    if (!pool_owner)
         pool_owner = getpid();
-    }
     struct server *s = idle;
     if (s) {
         idle = s->next;
@@ -155,6 +230,7 @@ static struct server *take_idle(void)
 static void give_back(struct server *s)
 {
     pthread_mutex_lock(&pool_lock);
+    unlend_locked(s);
     bool keep = idle_count < IDLE_MAX && pool_owner == getpid();
     if (keep) {
         s->next = idle;
@@ -179,21 +255,44 @@ void refcl_server_release_idle(void)
     }
 }
 
+/* Milliseconds from now to @p deadline (CLOCK_MONOTONIC), 0 if past. */
+static int ms_left(const struct timespec *deadline)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long ms = (deadline->tv_sec - now.tv_sec) * 1000LL +
+                   (deadline->tv_nsec - now.tv_nsec) / 1000000;
+    return ms <= 0 ? 0 : ms > INT32_MAX ? INT32_MAX : (int)ms;
+}
+
+enum transfer { TRANSFERRED, BROKEN, TIMED_OUT };
+
 /* All of @p size bytes at @p bytes sent (@p sending; never SIGPIPE,
- * whatever the application's disposition of it) or received. */
-static bool transfer_all(int fd, char *bytes, size_t size, bool sending)
+ * whatever the application's disposition of it) or received, by
+ * @p deadline. */
+static enum transfer transfer_all(int fd, char *bytes, size_t size,
+                                  bool sending,
+                                  const struct timespec *deadline)
 {
     while (size) {
-        ssize_t n = sending ? send(fd, bytes, size, MSG_NOSIGNAL)
-                            : recv(fd, bytes, size, 0);
-        if (n < 0 && errno == EINTR)
+        struct pollfd p = {fd, sending ? POLLOUT : POLLIN, 0};
+        int ready = poll(&p, 1, ms_left(deadline));
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready == 0)
+            return TIMED_OUT;
+        ssize_t n = ready < 0 ? -1
+                    : sending ? send(fd, bytes, size,
+                                     MSG_NOSIGNAL | MSG_DONTWAIT)
+                              : recv(fd, bytes, size, MSG_DONTWAIT);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
         if (n <= 0)
-            return false;
+            return BROKEN;
         bytes += n;
         size -= (size_t)n;
     }
-    return true;
+    return TRANSFERRED;
 }
 
 /* @p s as u32 length + bytes at @p at; @return the end. */
@@ -207,7 +306,9 @@ static char *put_string(char *at, const char *s)
 
 /* The request in one buffer, sent at once (one write, not one per
  * string). */
-static bool send_request(int fd, const char *dir, char *const argv[])
+static enum transfer send_request(int fd, const char *dir,
+                                  char *const argv[],
+                                  const struct timespec *deadline)
 {
     uint32_t count = 1;
     size_t size = sizeof(count) + sizeof(uint32_t) + strlen(dir);
@@ -215,19 +316,21 @@ static bool send_request(int fd, const char *dir, char *const argv[])
         size += sizeof(uint32_t) + strlen(argv[i]);
     char *request = malloc(size);
     if (!request)
-        return false;
+        return BROKEN;
     memcpy(request, &count, sizeof(count));
     char *at = put_string(request + sizeof(count), dir);
     for (size_t i = 0; argv[i]; i++)
         at = put_string(at, argv[i]);
-    bool sent = transfer_all(fd, request, size, true);
+    enum transfer sent = transfer_all(fd, request, size, true, deadline);
     free(request);
     return sent;
 }
 
-static bool receive_status(int fd, int32_t *status)
+static enum transfer receive_status(int fd, int32_t *status,
+                                    const struct timespec *deadline)
 {
-    return transfer_all(fd, (char *)status, sizeof(*status), false);
+    return transfer_all(fd, (char *)status, sizeof(*status), false,
+                        deadline);
 }
 
 /* The note for a server that died during a job, reaped here. */
@@ -246,34 +349,57 @@ static void tell_death(struct server *s, char *note, size_t room)
     free(s);
 }
 
-/* An idle server that is still alive, or a new one. */
-static struct server *server_get(const char *program, char *const env[])
+/* An idle server that is still alive, or a new one; lent to the caller
+ * until given back or ended. */
+static struct server *server_get(const char *program, char *const env[],
+                                 rlim_t memory)
 {
-    for (struct server *s; (s = take_idle());) {
-        if (server_alive(s))
-            return s;
+    pthread_once(&fork_once, register_fork_handlers);
+    struct server *s;
+    while ((s = take_idle()) && !server_alive(s))
         server_forget(s);
-    }
-    return server_spawn(program, env);
+    if (!s)
+        s = server_spawn(program, env, memory);
+    if (s)
+        lend(s);
+    return s;
+}
+
+/* A server past the deadline, stopped or busy: killed and reaped. */
+static void server_kill(struct server *s)
+{
+    unlend(s);
+    kill(s->pid, SIGKILL);
+    close(s->fd);
+    reap(s->pid);
+    free(s);
 }
 
 enum refcl_served refcl_server_run(const char *program, const char *dir,
                                    char *const argv[], char *const env[],
+                                   const struct refcl_job_limits *limits,
                                    int *exit_status, char *note,
                                    size_t note_room)
 {
-    struct server *s = server_get(program, env);
+    struct server *s = server_get(program, env, limits->memory);
     if (!s)
         return REFCL_NOT_SERVED;
-    if (!send_request(s->fd, dir, argv)) {
-        /* Not delivered (it died idle, after the check): no job ran. */
-        close(s->fd);
-        reap(s->pid);
-        free(s);
-        return REFCL_NOT_SERVED;
+    enum transfer sent = send_request(s->fd, dir, argv, &limits->deadline);
+    if (sent != TRANSFERRED) {
+        /* Not delivered (it died idle, after the check, or is stopped):
+         * no job ran. */
+        server_kill(s);
+        return sent == TIMED_OUT ? REFCL_SERVER_TIMED_OUT : REFCL_NOT_SERVED;
     }
     int32_t status;
-    if (!receive_status(s->fd, &status)) {
+    enum transfer received = receive_status(s->fd, &status,
+                                            &limits->deadline);
+    if (received == TIMED_OUT) {
+        server_kill(s);
+        return REFCL_SERVER_TIMED_OUT;
+    }
+    if (received != TRANSFERRED) {
+        unlend(s);
         tell_death(s, note, note_room);
         return REFCL_SERVER_DIED;
     }

@@ -12,8 +12,13 @@
  *   request: u32 count, then count strings as u32 length + bytes: the job's
  *            working directory, then its argv;
  *   answer:  i32, the job's exit status (0: success).
- * The server exits when the socket closes. A crash inside LLVM kills it;
- * librefcl tells the build log and spawns another for the next job.
+ * The server exits when the socket closes, busy or not: an application
+ * that dies mid-build leaves no compiler behind, and the job's directory,
+ * which librefcl would have removed, is removed here. A crash inside LLVM
+ * kills it; librefcl tells the build log and spawns another for the next
+ * job. Each job's CPU time is limited to REFCL_BUILD_TIMEOUT (SIGXCPU);
+ * running out of the address space librefcl allowed (REFCL_BUILD_MEMORY)
+ * ends the process with a line in the job's log.
  *
  * A job runs with the working directory as cwd and its build.log as
  * stdout and stderr, as the subprocess would: the diagnostics read
@@ -24,9 +29,15 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <fcntl.h>
 #include <memory>
+#include <mutex>
+#include <new>
+#include <poll.h>
 #include <string>
+#include <sys/resource.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -45,6 +56,7 @@
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Host.h"
 #include "llvm/Support/SourceMgr.h"
@@ -255,7 +267,63 @@ void redirectOutput(const char *Path) {
   close(Fd);
 }
 
+/* The directory of the job running, which the watcher removes if the
+ * application goes away during it. */
+std::mutex JobLock;
+std::string JobDir;
+
+void setJobDir(const std::string &Dir) {
+  std::lock_guard<std::mutex> Guard(JobLock);
+  JobDir = Dir;
+}
+
+/* Waits for the application's end of the socket to close (it exited or
+ * was killed, or closed it), then removes the job's directory, if any,
+ * and ends the process, whatever the job was doing. */
+void watchClient() {
+  struct pollfd P = {SocketFd, POLLRDHUP, 0};
+  while (poll(&P, 1, -1) < 0 && errno == EINTR)
+    ;
+  std::lock_guard<std::mutex> Guard(JobLock);
+  if (!JobDir.empty())
+    llvm::sys::fs::remove_directories(JobDir);
+  _exit(1);
+}
+
+/* Each job may use REFCL_BUILD_TIMEOUT seconds of CPU more than the
+ * process has used so far (librefcl kills it at the build's wall-clock
+ * deadline; this bounds a job nobody is waiting for). */
+void limitJobTime() {
+  const char *Value = getenv("REFCL_BUILD_TIMEOUT");
+  long Seconds = Value ? atol(Value) : 0;
+  struct rusage Used;
+  struct rlimit Limit;
+  if (Seconds <= 0 || getrusage(RUSAGE_SELF, &Used) != 0 ||
+      getrlimit(RLIMIT_CPU, &Limit) != 0)
+    return;
+  rlim_t Soft = static_cast<rlim_t>(Used.ru_utime.tv_sec +
+                                    Used.ru_stime.tv_sec + Seconds + 1);
+  if (Limit.rlim_max != RLIM_INFINITY && Soft > Limit.rlim_max)
+    Soft = Limit.rlim_max;
+  Limit.rlim_cur = Soft;
+  setrlimit(RLIMIT_CPU, &Limit);
+}
+
+/* Out of memory (the address space librefcl allowed): said in the job's
+ * log, and the process ends (librefcl reports it died). */
+void outOfMemory() {
+  static const char Line[] = "refcl-compiler: out of memory: the build "
+                             "reached its limit (REFCL_BUILD_MEMORY)\n";
+  ssize_t Written = write(2, Line, sizeof(Line) - 1);
+  (void)Written;
+  _exit(1);
+}
+
+void outOfMemoryInLLVM(void *, const char *, bool) { outOfMemory(); }
+
 int runJob(const std::vector<std::string> &Strings, bool &Trusted) {
+  setJobDir(Strings[0]);
+  limitJobTime();
   if (chdir(Strings[0].c_str()) != 0)
     return 1;
   redirectOutput(LogName);
@@ -267,6 +335,7 @@ int runJob(const std::vector<std::string> &Strings, bool &Trusted) {
   llvm::errs().flush();
   /* Idle, the server holds neither the log nor the directory. */
   redirectOutput(nullptr);
+  setJobDir(std::string());
   if (chdir("/") != 0)
     return 1;
   return Status;
@@ -279,6 +348,9 @@ int main() {
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::InitializeNativeTargetAsmParser();
   redirectOutput(nullptr);
+  std::set_new_handler(outOfMemory);
+  llvm::install_bad_alloc_error_handler(outOfMemoryInLLVM);
+  std::thread(watchClient).detach();
   std::vector<std::string> Strings;
   /* A job that leaves the process untrusted ends it, unanswered: librefcl
    * fails that job ("died"), reaps the server and spawns another. */

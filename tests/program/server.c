@@ -78,23 +78,31 @@ static bool is_busy(int pid)
     return n > 1;
 }
 
+/* Whether @p pid is a zombie whose every thread has ended, which the
+ * library's waitpid then sees (a zombie leader whose other threads are
+ * still exiting is not yet). */
+static bool is_reapable(int pid)
+{
+    char path[64], line[64];
+    snprintf(path, sizeof(path), "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r");
+    bool zombie = false, alone = false;
+    while (f && fgets(line, sizeof(line), f)) {
+        zombie |= !strncmp(line, "State:\tZ", 8);
+        alone |= !strcmp(line, "Threads:\t1\n");
+    }
+    if (f)
+        fclose(f);
+    return zombie && alone;
+}
+
 /* Kills @p pid and waits until it is dead (a zombie: the library reaps
  * it). */
 static void kill_server(int pid)
 {
     CHECK_EQ(kill(pid, SIGKILL), 0);
-    for (int i = 0; i < 5000 && is_server(pid); i++) {
-        char path[64], state = 0;
-        snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-        FILE *f = fopen(path, "r");
-        if (f && fscanf(f, "%*d (%*[^)]) %c", &state) == 1 && state == 'Z') {
-            fclose(f);
-            return;
-        }
-        if (f)
-            fclose(f);
+    for (int i = 0; i < 5000 && is_server(pid) && !is_reapable(pid); i++)
         pause_ms(1);
-    }
 }
 
 static char *build_log(cl_program program)
