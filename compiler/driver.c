@@ -88,7 +88,7 @@ static unsigned long long limit_setting(const char *name,
                                         unsigned long long max,
                                         unsigned long long fallback)
 {
-    const char *value = getenv(name);
+    const char *value = secure_getenv(name);
     if (!value)
         return fallback;
     char *end;

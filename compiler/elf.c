@@ -38,6 +38,10 @@
 #error "refcl's compiler knows x86-64 and AArch64"
 #endif
 
+/* The most bytes a segment of a program may span: far more than any
+ * kernel needs, small enough that no sum of them overflows. */
+#define SEGMENT_MAX ((uint64_t)1 << 32)
+
 /* The libraries a program may need: the link stubs' (compiler/link/). */
 static const char *const allowed_needed[] = {"libc.so.6", "libm.so.6",
                                              "libmvec.so.1"};
@@ -49,6 +53,7 @@ struct image {
     size_t size;
     uint64_t phoff;
     size_t phnum;
+    uint64_t end; /* the end of the loaded memory, rounded to its pages */
 };
 
 static bool in_file(const struct image *im, uint64_t offset, uint64_t size)
@@ -109,23 +114,89 @@ static bool header_check(struct image *im, const char **why)
     return true;
 }
 
-/* The program headers: only segments the compiler's linkers make. */
+/* True if the @p size bytes at @p vaddr are those at @p offset in the
+ * file, as the loaded segments map them: what ld.so reads at the address
+ * is what the check read in the file. */
+static bool mapped_as(const struct image *im, uint64_t vaddr, uint64_t size,
+                      uint64_t offset)
+{
+    uint64_t at;
+    return address_offset(im, vaddr, size, &at) && at == offset;
+}
+
+/* True if [@p vaddr, + @p size) lies in the memory of one loaded segment
+ * (writable if @p writable). */
+static bool in_memory(const struct image *im, uint64_t vaddr, uint64_t size,
+                      bool writable)
+{
+    for (size_t i = 0; i < im->phnum; i++) {
+        Elf64_Phdr p = phdr_at(im, i);
+        if (p.p_type == PT_LOAD && (!writable || (p.p_flags & PF_W)) &&
+            vaddr >= p.p_vaddr && vaddr - p.p_vaddr <= p.p_memsz &&
+            size <= p.p_memsz - (vaddr - p.p_vaddr))
+            return true;
+    }
+    return false;
+}
+
+/* The loaded segments as ld.so needs them: in the file, in ascending and
+ * disjoint order, their file part within their memory, aligned alike in
+ * the file and in memory, of a sane size. */
+static bool loads_check(struct image *im, const char **why)
+{
+    uint64_t end = 0, page = 1;
+    for (size_t i = 0; i < im->phnum; i++) {
+        Elf64_Phdr p = phdr_at(im, i);
+        if (p.p_type != PT_LOAD)
+            continue;
+        page = p.p_align > page ? p.p_align : page;
+        bool aligned = p.p_align && !(p.p_align & (p.p_align - 1)) &&
+                       (p.p_vaddr - p.p_offset) % p.p_align == 0;
+        if (!in_file(im, p.p_offset, p.p_filesz) || p.p_filesz > p.p_memsz ||
+            p.p_memsz > SEGMENT_MAX || p.p_vaddr > SEGMENT_MAX ||
+            p.p_vaddr < end || !aligned) {
+            *why = "a loaded segment of the executable is not one a linker "
+                   "makes (outside the file, overlapping, misaligned)";
+            return false;
+        }
+        end = p.p_vaddr + p.p_memsz;
+    }
+    if (!end) {
+        *why = "the executable has nothing to load";
+        return false;
+    }
+    im->end = (end + page - 1) / page * page;
+    return true;
+}
+
+/* The other segments: only those the compiler's linkers make, each where
+ * the loaded segments put it. */
 static bool segments_check(const struct image *im, Elf64_Phdr *dynamic,
                            const char **why)
 {
-    bool have_dynamic = false;
-    for (size_t i = 0; i < im->phnum; i++) {
+    bool have_dynamic = false, placed = true;
+    for (size_t i = 0; i < im->phnum && placed; i++) {
         Elf64_Phdr p = phdr_at(im, i);
         switch (p.p_type) {
-        case PT_LOAD:
-            if (!in_file(im, p.p_offset, p.p_filesz)) {
-                *why = "a segment of the executable lies outside it";
-                return false;
-            }
-            break;
         case PT_DYNAMIC:
             *dynamic = p;
             have_dynamic = true;
+            placed = mapped_as(im, p.p_vaddr, p.p_filesz, p.p_offset);
+            break;
+        case PT_PHDR:
+            placed = mapped_as(im, p.p_vaddr, p.p_filesz, p.p_offset) &&
+                     p.p_offset == im->phoff &&
+                     p.p_filesz >= im->phnum * sizeof(Elf64_Phdr);
+            break;
+        case PT_NOTE:
+        case PT_GNU_EH_FRAME:
+        case PT_GNU_PROPERTY:
+            placed = mapped_as(im, p.p_vaddr, p.p_filesz, p.p_offset);
+            break;
+        case PT_GNU_RELRO:
+            /* It may reach past its segment to the page's end. */
+            placed = in_memory(im, p.p_vaddr, 0, true) &&
+                     p.p_memsz <= im->end - p.p_vaddr;
             break;
         case PT_GNU_STACK:
             if (p.p_flags & PF_X) {
@@ -133,12 +204,8 @@ static bool segments_check(const struct image *im, Elf64_Phdr *dynamic,
                 return false;
             }
             break;
+        case PT_LOAD:
         case PT_NULL:
-        case PT_PHDR:
-        case PT_NOTE:
-        case PT_GNU_EH_FRAME:
-        case PT_GNU_RELRO:
-        case PT_GNU_PROPERTY:
             break;
         default:
             *why = "the executable has a segment the compiler never makes "
@@ -146,8 +213,13 @@ static bool segments_check(const struct image *im, Elf64_Phdr *dynamic,
             return false;
         }
     }
-    if (!have_dynamic || !in_file(im, dynamic->p_offset, dynamic->p_filesz)) {
-        *why = "the executable has no dynamic section in it";
+    if (!placed) {
+        *why = "a segment of the executable is not where its loaded "
+               "segments put it";
+        return false;
+    }
+    if (!have_dynamic) {
+        *why = "the executable has no dynamic section";
         return false;
     }
     return true;
@@ -156,8 +228,10 @@ static bool segments_check(const struct image *im, Elf64_Phdr *dynamic,
 /* What the dynamic section says, as far as the check needs it. */
 struct dynamic_info {
     uint64_t strtab, strsz;
+    uint64_t symtab, hash, gnu_hash;
     uint64_t rela, relasz, jmprel, pltrelsz;
-    uint64_t pltrel;
+    uint64_t pltrel, relacount;
+    uint64_t symbols; /* the symbol table's entries (DT_HASH's nchain) */
 };
 
 static bool tag_allowed(int64_t tag)
@@ -166,9 +240,8 @@ static bool tag_allowed(int64_t tag)
     case DT_NULL: case DT_NEEDED: case DT_PLTRELSZ: case DT_PLTGOT:
     case DT_HASH: case DT_STRTAB: case DT_SYMTAB: case DT_RELA:
     case DT_RELASZ: case DT_RELAENT: case DT_STRSZ: case DT_SYMENT:
-    case DT_SONAME: case DT_PLTREL: case DT_DEBUG: case DT_JMPREL:
-    case DT_BIND_NOW: case DT_FLAGS: case DT_FLAGS_1: case DT_GNU_HASH:
-    case DT_RELACOUNT: case DT_VERSYM: case DT_VERNEED: case DT_VERNEEDNUM:
+    case DT_PLTREL: case DT_JMPREL: case DT_BIND_NOW: case DT_FLAGS:
+    case DT_FLAGS_1: case DT_GNU_HASH: case DT_RELACOUNT:
         return true;
     default:
         return false;
@@ -222,12 +295,25 @@ static bool dynamic_check(const struct image *im, const Elf64_Phdr *dyn,
         uint64_t v = e->d_un.d_val;
         switch (e->d_tag) {
         case DT_STRTAB: d->strtab = v; break;
+        case DT_SYMTAB: d->symtab = v; break;
+        case DT_HASH: d->hash = v; break;
+        case DT_GNU_HASH: d->gnu_hash = v; break;
+        case DT_SYMENT:
+        case DT_RELAENT:
+            if (v != (e->d_tag == DT_SYMENT ? sizeof(Elf64_Sym)
+                                            : sizeof(Elf64_Rela))) {
+                *why = "the executable's symbols or relocations are not of "
+                       "ELF64's size";
+                return false;
+            }
+            break;
         case DT_STRSZ: d->strsz = v; break;
         case DT_RELA: d->rela = v; break;
         case DT_RELASZ: d->relasz = v; break;
         case DT_JMPREL: d->jmprel = v; break;
         case DT_PLTRELSZ: d->pltrelsz = v; break;
         case DT_PLTREL: d->pltrel = v; break;
+        case DT_RELACOUNT: d->relacount = v; break;
         default: break;
         }
     }
@@ -245,6 +331,93 @@ static bool dynamic_check(const struct image *im, const Elf64_Phdr *dyn,
     return true;
 }
 
+static uint32_t u32_at(const struct image *im, uint64_t offset)
+{
+    uint32_t v;
+    memcpy(&v, im->bytes + offset, sizeof(v));
+    return v;
+}
+
+/* The string table in the file, ending with a NUL so that no name read
+ * from it runs past it. */
+static bool strings_check(const struct image *im,
+                          const struct dynamic_info *d)
+{
+    uint64_t at;
+    return d->strsz && address_offset(im, d->strtab, d->strsz, &at) &&
+           im->bytes[at + d->strsz - 1] == '\0';
+}
+
+/* DT_HASH, which both linkers write: its counts, and every bucket and
+ * chain an index into the symbol table; d->symbols set from it. */
+static bool hash_check(const struct image *im, struct dynamic_info *d)
+{
+    uint64_t at;
+    if (!d->hash || !address_offset(im, d->hash, 8, &at))
+        return false;
+    uint64_t nbucket = u32_at(im, at), nchain = u32_at(im, at + 4);
+    if (!nbucket || !nchain || nchain > (1u << 24) || nbucket > (1u << 24) ||
+        !address_offset(im, d->hash, 8 + 4 * (nbucket + nchain), &at))
+        return false;
+    for (uint64_t i = 0; i < nbucket + nchain; i++)
+        if (u32_at(im, at + 8 + 4 * i) >= nchain)
+            return false;
+    d->symbols = nchain;
+    return true;
+}
+
+/* DT_GNU_HASH, which ld.so prefers for lookups: its bloom filter a power
+ * of two of words, every bucket 0 or a symbol past symoffset, and the
+ * chain's last entry ending it, so that no walk leaves the table. */
+static bool gnu_hash_check(const struct image *im,
+                           const struct dynamic_info *d)
+{
+    uint64_t at;
+    if (!d->gnu_hash)
+        return true;
+    if (!address_offset(im, d->gnu_hash, 16, &at))
+        return false;
+    uint64_t nbuckets = u32_at(im, at), symoffset = u32_at(im, at + 4);
+    uint64_t bloom = u32_at(im, at + 8), shift = u32_at(im, at + 12);
+    if (!nbuckets || nbuckets > (1u << 24) || symoffset > d->symbols ||
+        !bloom || (bloom & (bloom - 1)) || bloom > (1u << 24) || shift >= 64)
+        return false;
+    uint64_t buckets = 16 + 8 * bloom;
+    uint64_t chains = buckets + 4 * nbuckets;
+    uint64_t size = chains + 4 * (d->symbols - symoffset);
+    if (!address_offset(im, d->gnu_hash, size, &at))
+        return false;
+    for (uint64_t i = 0; i < nbuckets; i++) {
+        uint64_t first = u32_at(im, at + buckets + 4 * i);
+        if (first && (first < symoffset || first >= d->symbols))
+            return false;
+    }
+    /* No symbol hashed (a program without kernels): no chain to end. */
+    return symoffset == d->symbols || (u32_at(im, at + size - 4) & 1);
+}
+
+/* The symbols: names in the string table, none an IFUNC (its resolver is
+ * the object's own code, run at lookup) or TLS, every defined one within
+ * the loaded memory (refcl reads the program table through its own). */
+static bool symbols_check(const struct image *im,
+                          const struct dynamic_info *d)
+{
+    uint64_t at;
+    if (!address_offset(im, d->symtab, d->symbols * sizeof(Elf64_Sym), &at))
+        return false;
+    for (uint64_t i = 0; i < d->symbols; i++) {
+        Elf64_Sym sym;
+        memcpy(&sym, im->bytes + at + i * sizeof(sym), sizeof(sym));
+        unsigned type = ELF64_ST_TYPE(sym.st_info);
+        bool defined = sym.st_shndx != SHN_UNDEF && sym.st_shndx != SHN_ABS;
+        if (sym.st_name >= d->strsz || type == STT_GNU_IFUNC ||
+            type == STT_TLS ||
+            (defined && !in_memory(im, sym.st_value, sym.st_size, false)))
+            return false;
+    }
+    return true;
+}
+
 static bool reloc_type_allowed(uint32_t type)
 {
     return type == RELOC_NONE || type == RELOC_ABS || type == RELOC_GLOB ||
@@ -252,9 +425,15 @@ static bool reloc_type_allowed(uint32_t type)
 }
 
 /* The relocations at @p vaddr (@p size bytes of Elf64_Rela): only the
- * plain kinds; no IRELATIVE, whose resolver is the object's own code. */
-static bool relocs_check(const struct image *im, uint64_t vaddr, uint64_t size)
+ * plain kinds (no IRELATIVE, whose resolver is the object's own code),
+ * each writing 8 bytes of the writable loaded memory and naming a symbol
+ * of the table; the first @p relative of them relative ones, as
+ * DT_RELACOUNT promises ld.so (which asserts it). */
+static bool relocs_check(const struct image *im, const struct dynamic_info *d,
+                         uint64_t vaddr, uint64_t size, uint64_t relative)
 {
+    if (relative > size / sizeof(Elf64_Rela))
+        return false;
     if (!size)
         return true;
     uint64_t at;
@@ -263,7 +442,11 @@ static bool relocs_check(const struct image *im, uint64_t vaddr, uint64_t size)
     for (uint64_t i = 0; i < size / sizeof(Elf64_Rela); i++) {
         Elf64_Rela r;
         memcpy(&r, im->bytes + at + i * sizeof(r), sizeof(r));
-        if (!reloc_type_allowed((uint32_t)ELF64_R_TYPE(r.r_info)))
+        uint32_t type = (uint32_t)ELF64_R_TYPE(r.r_info);
+        if (!reloc_type_allowed(type) ||
+            (i < relative && type != RELOC_RELATIVE) ||
+            ELF64_R_SYM(r.r_info) >= d->symbols ||
+            !in_memory(im, r.r_offset, 8, true))
             return false;
     }
     return true;
@@ -272,15 +455,21 @@ static bool relocs_check(const struct image *im, uint64_t vaddr, uint64_t size)
 bool refcl_elf_check(const unsigned char *bytes, size_t size,
                      const char **why)
 {
-    struct image im = {bytes, size, 0, 0};
+    struct image im = {bytes, size, 0, 0, 0};
     Elf64_Phdr dyn;
     struct dynamic_info d;
-    if (!header_check(&im, why) || !segments_check(&im, &dyn, why) ||
-        !dynamic_check(&im, &dyn, &d, why))
+    if (!header_check(&im, why) || !loads_check(&im, why) ||
+        !segments_check(&im, &dyn, why) || !dynamic_check(&im, &dyn, &d, why))
         return false;
+    if (!strings_check(&im, &d) || !hash_check(&im, &d) ||
+        !gnu_hash_check(&im, &d) || !symbols_check(&im, &d)) {
+        *why = "the executable's symbols, their names or their hash tables "
+               "are not ones a linker makes";
+        return false;
+    }
     if ((d.pltrelsz && d.pltrel != DT_RELA) ||
-        !relocs_check(&im, d.rela, d.relasz) ||
-        !relocs_check(&im, d.jmprel, d.pltrelsz)) {
+        !relocs_check(&im, &d, d.rela, d.relasz, d.relacount) ||
+        !relocs_check(&im, &d, d.jmprel, d.pltrelsz, 0)) {
         *why = "the executable has relocations the compiler never emits "
                "(IFUNC resolvers, TLS, ...)";
         return false;

@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -75,7 +76,8 @@ struct refcl_executable *refcl_executable_load(const struct refcl_blob *object,
     else if (!(e->table = dlsym(e->handle, REFCL_ABI_TABLE_SYMBOL)) &&
              !(e->table = &no_kernels))
         *why = "the executable has no " REFCL_ABI_TABLE_SYMBOL;
-    else if (e->table->version != REFCL_ABI_VERSION)
+    else if ((uintptr_t)e->table % _Alignof(struct refcl_abi_program) ||
+             e->table->version != REFCL_ABI_VERSION)
         *why = "the executable's kernel ABI is not this refcl's";
     else
         return e;
