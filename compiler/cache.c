@@ -539,7 +539,7 @@ static size_t entries_list(int dir_fd, struct entry_use **list,
             *list = grown;
         }
         struct entry_use *u = &(*list)[count++];
-        snprintf(u->name, sizeof(u->name), "%s", e->d_name);
+        memcpy(u->name, e->d_name, 33); /* 32 characters and the NUL */
         u->bytes = (uint64_t)st.st_size;
         u->used = st.st_mtim;
         *total += u->bytes;

@@ -456,7 +456,7 @@ bool refcl_elf_check(const unsigned char *bytes, size_t size,
                      const char **why)
 {
     struct image im = {bytes, size, 0, 0, 0};
-    Elf64_Phdr dyn;
+    Elf64_Phdr dyn = {0};
     struct dynamic_info d;
     if (!header_check(&im, why) || !loads_check(&im, why) ||
         !segments_check(&im, &dyn, why) || !dynamic_check(&im, &dyn, &d, why))
