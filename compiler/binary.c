@@ -149,7 +149,8 @@ bool refcl_binary_read(const unsigned char *bytes, size_t size,
     else if (!refcl_compiler_cpu_runs((const char *)cpu, (size_t)cpu_length))
         *why = "a refcl binary for a CPU with features this host lacks";
     else if (type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE &&
-             !refcl_elf_check(binary->payload, binary->payload_size, why))
+             !refcl_elf_check(binary->payload, binary->payload_size, NULL,
+                              why))
         return false;
     else
         return true;

@@ -54,6 +54,7 @@ struct image {
     uint64_t phoff;
     size_t phnum;
     uint64_t end; /* the end of the loaded memory, rounded to its pages */
+    struct refcl_elf_memory memory; /* the loaded segments */
 };
 
 static bool in_file(const struct image *im, uint64_t offset, uint64_t size)
@@ -139,6 +140,14 @@ static bool in_memory(const struct image *im, uint64_t vaddr, uint64_t size,
     return false;
 }
 
+/* True if a loaded segment of @p flags is one a linker makes: readable
+ * (ld.so reads its tables in place), and never writable and executable. */
+static bool flags_made(uint32_t flags)
+{
+    return (flags & PF_R) && !(flags & ~(uint32_t)(PF_R | PF_W | PF_X)) &&
+           (flags & (PF_W | PF_X)) != (PF_W | PF_X);
+}
+
 /* The loaded segments as ld.so needs them: in the file, in ascending and
  * disjoint order, their file part within their memory, aligned alike in
  * the file and in memory, of a sane size. */
@@ -153,19 +162,52 @@ static bool loads_check(struct image *im, const char **why)
         bool aligned = p.p_align && !(p.p_align & (p.p_align - 1)) &&
                        (p.p_vaddr - p.p_offset) % p.p_align == 0;
         if (!in_file(im, p.p_offset, p.p_filesz) || p.p_filesz > p.p_memsz ||
+            !flags_made(p.p_flags) ||
             p.p_memsz > SEGMENT_MAX || p.p_vaddr > SEGMENT_MAX ||
             p.p_vaddr < end || !aligned) {
             *why = "a loaded segment of the executable is not one a linker "
-                   "makes (outside the file, overlapping, misaligned)";
+                   "makes (outside the file, overlapping, misaligned, "
+                   "unreadable, writable and executable)";
             return false;
         }
         end = p.p_vaddr + p.p_memsz;
+        if (im->memory.count == REFCL_ELF_SEGMENTS_MAX) {
+            *why = "the executable has more loaded segments than a linker "
+                   "makes";
+            return false;
+        }
+        im->memory.segment[im->memory.count++] =
+            (struct refcl_elf_segment){.start = p.p_vaddr,
+                                       .size = p.p_memsz,
+                                       .executable = p.p_flags & PF_X};
     }
     if (!end) {
         *why = "the executable has nothing to load";
         return false;
     }
     im->end = (end + page - 1) / page * page;
+    return true;
+}
+
+/* The notes of a note segment, which ld.so walks by their own sizes (the
+ * GNU property note's, for one): every note whole within the segment. */
+static bool notes_check(const struct image *im, const Elf64_Phdr *p)
+{
+    uint64_t align = p->p_align;
+    if (p->p_memsz != p->p_filesz || (align != 4 && align != 8))
+        return false;
+    for (uint64_t at = 0; at < p->p_filesz;) {
+        Elf64_Nhdr n;
+        if (p->p_filesz - at < sizeof(n))
+            return false;
+        memcpy(&n, im->bytes + p->p_offset + at, sizeof(n));
+        uint64_t name_end = (at + sizeof(n) + n.n_namesz + align - 1) &
+                            ~(align - 1);
+        uint64_t end = (name_end + n.n_descsz + align - 1) & ~(align - 1);
+        if (name_end + n.n_descsz > p->p_filesz)
+            return false;
+        at = end;
+    }
     return true;
 }
 
@@ -189,8 +231,11 @@ static bool segments_check(const struct image *im, Elf64_Phdr *dynamic,
                      p.p_filesz >= im->phnum * sizeof(Elf64_Phdr);
             break;
         case PT_NOTE:
-        case PT_GNU_EH_FRAME:
         case PT_GNU_PROPERTY:
+            placed = mapped_as(im, p.p_vaddr, p.p_filesz, p.p_offset) &&
+                     notes_check(im, &p);
+            break;
+        case PT_GNU_EH_FRAME:
             placed = mapped_as(im, p.p_vaddr, p.p_filesz, p.p_offset);
             break;
         case PT_GNU_RELRO:
@@ -232,20 +277,49 @@ struct dynamic_info {
     uint64_t rela, relasz, jmprel, pltrelsz;
     uint64_t pltrel, relacount;
     uint64_t symbols; /* the symbol table's entries (DT_HASH's nchain) */
+    uint64_t hash_size, gnu_hash_size;
+    uint64_t dynamic, dynamic_size; /* the dynamic section's memory */
+    uint64_t flags, flags_1;
+    uint32_t seen; /* the tags seen, as tag_bit gives them */
 };
 
-static bool tag_allowed(int64_t tag)
+/* The tags the compiler's linkers write. */
+static const int64_t allowed_tags[] = {
+    DT_NULL, DT_NEEDED, DT_PLTRELSZ, DT_PLTGOT, DT_HASH, DT_STRTAB,
+    DT_SYMTAB, DT_RELA, DT_RELASZ, DT_RELAENT, DT_STRSZ, DT_SYMENT,
+    DT_PLTREL, DT_JMPREL, DT_BIND_NOW, DT_FLAGS, DT_FLAGS_1, DT_GNU_HASH,
+    DT_RELACOUNT};
+
+/* @p tag's bit in dynamic_info's `seen`, or 0 if it is not allowed. */
+static uint32_t tag_bit(int64_t tag)
 {
-    switch (tag) {
-    case DT_NULL: case DT_NEEDED: case DT_PLTRELSZ: case DT_PLTGOT:
-    case DT_HASH: case DT_STRTAB: case DT_SYMTAB: case DT_RELA:
-    case DT_RELASZ: case DT_RELAENT: case DT_STRSZ: case DT_SYMENT:
-    case DT_PLTREL: case DT_JMPREL: case DT_BIND_NOW: case DT_FLAGS:
-    case DT_FLAGS_1: case DT_GNU_HASH: case DT_RELACOUNT:
-        return true;
-    default:
-        return false;
-    }
+    for (size_t i = 0; i < sizeof(allowed_tags) / sizeof(*allowed_tags); i++)
+        if (allowed_tags[i] == tag)
+            return 1u << i;
+    return 0;
+}
+
+static bool seen(const struct dynamic_info *d, int64_t tag)
+{
+    return d->seen & tag_bit(tag);
+}
+
+/* True if the tags seen are those ld.so needs together: it reads the
+ * string and symbol tables and DT_HASH unasked, and the size and entry
+ * size of each relocation table it is given, without looking whether
+ * they are there; and if the flags ask for nothing but binding now. */
+static bool tags_complete(const struct dynamic_info *d)
+{
+    return seen(d, DT_STRTAB) && seen(d, DT_STRSZ) && seen(d, DT_SYMTAB) &&
+           seen(d, DT_HASH) &&
+           seen(d, DT_RELA) == seen(d, DT_RELASZ) &&
+           seen(d, DT_RELA) == seen(d, DT_RELAENT) &&
+           (!seen(d, DT_RELACOUNT) || seen(d, DT_RELA)) &&
+           seen(d, DT_JMPREL) == seen(d, DT_PLTRELSZ) &&
+           seen(d, DT_JMPREL) == seen(d, DT_PLTREL) &&
+           (!seen(d, DT_PLTREL) || d->pltrel == DT_RELA) &&
+           !(d->flags & ~(uint64_t)DF_BIND_NOW) &&
+           !(d->flags_1 & ~(uint64_t)DF_1_NOW);
 }
 
 static bool needed_allowed(const struct image *im,
@@ -281,12 +355,14 @@ static bool dynamic_check(const struct image *im, const Elf64_Phdr *dyn,
                           struct dynamic_info *d, const char **why)
 {
     size_t count = dyn->p_filesz / sizeof(Elf64_Dyn);
-    *d = (struct dynamic_info){0};
+    *d = (struct dynamic_info){.dynamic = dyn->p_vaddr,
+                               .dynamic_size = dyn->p_memsz};
     size_t end = 0;
     for (; end < count && dyn_at(im, dyn, end).d_tag != DT_NULL; end++) {
         Elf64_Dyn entry = dyn_at(im, dyn, end);
         const Elf64_Dyn *e = &entry;
-        if (!tag_allowed(e->d_tag)) {
+        d->seen |= tag_bit(e->d_tag);
+        if (!tag_bit(e->d_tag)) {
             *why = "the executable's dynamic section asks for what the "
                    "compiler never emits (initialisers, finalisers, search "
                    "paths, ...)";
@@ -314,11 +390,19 @@ static bool dynamic_check(const struct image *im, const Elf64_Phdr *dyn,
         case DT_PLTRELSZ: d->pltrelsz = v; break;
         case DT_PLTREL: d->pltrel = v; break;
         case DT_RELACOUNT: d->relacount = v; break;
+        case DT_FLAGS: d->flags = v; break;
+        case DT_FLAGS_1: d->flags_1 = v; break;
         default: break;
         }
     }
     if (end == count) {
         *why = "the executable's dynamic section has no end";
+        return false;
+    }
+    if (!tags_complete(d)) {
+        *why = "the executable's dynamic section lacks what ld.so reads "
+               "(a table, a size) or asks for what the compiler never "
+               "does";
         return false;
     }
     for (size_t i = 0; i < end; i++)
@@ -363,14 +447,14 @@ static bool hash_check(const struct image *im, struct dynamic_info *d)
         if (u32_at(im, at + 8 + 4 * i) >= nchain)
             return false;
     d->symbols = nchain;
+    d->hash_size = 8 + 4 * (nbucket + nchain);
     return true;
 }
 
 /* DT_GNU_HASH, which ld.so prefers for lookups: its bloom filter a power
  * of two of words, every bucket 0 or a symbol past symoffset, and the
  * chain's last entry ending it, so that no walk leaves the table. */
-static bool gnu_hash_check(const struct image *im,
-                           const struct dynamic_info *d)
+static bool gnu_hash_check(const struct image *im, struct dynamic_info *d)
 {
     uint64_t at;
     if (!d->gnu_hash)
@@ -387,6 +471,7 @@ static bool gnu_hash_check(const struct image *im,
     uint64_t size = chains + 4 * (d->symbols - symoffset);
     if (!address_offset(im, d->gnu_hash, size, &at))
         return false;
+    d->gnu_hash_size = size;
     for (uint64_t i = 0; i < nbuckets; i++) {
         uint64_t first = u32_at(im, at + buckets + 4 * i);
         if (first && (first < symoffset || first >= d->symbols))
@@ -418,6 +503,38 @@ static bool symbols_check(const struct image *im,
     return true;
 }
 
+static bool overlaps(uint64_t a, uint64_t a_size, uint64_t b, uint64_t b_size)
+{
+    return a_size && b_size && a < b + b_size && b < a + a_size;
+}
+
+/* True if a byte of [@p vaddr, + @p size) is in writable memory. */
+static bool writable(const struct image *im, uint64_t vaddr, uint64_t size)
+{
+    for (size_t i = 0; i < im->phnum; i++) {
+        Elf64_Phdr p = phdr_at(im, i);
+        if (p.p_type == PT_LOAD && (p.p_flags & PF_W) &&
+            overlaps(vaddr, size, p.p_vaddr, p.p_memsz))
+            return true;
+    }
+    return false;
+}
+
+/* True if the tables ld.so reads to relocate the object and look its
+ * symbols up lie in read-only memory, where no relocation can change
+ * them once checked; the dynamic section, which ld.so itself writes, is
+ * kept from relocations by relocs_check. */
+static bool tables_read_only(const struct image *im,
+                             const struct dynamic_info *d)
+{
+    return !writable(im, d->symtab, d->symbols * sizeof(Elf64_Sym)) &&
+           !writable(im, d->strtab, d->strsz) &&
+           !writable(im, d->hash, d->hash_size) &&
+           !writable(im, d->gnu_hash, d->gnu_hash_size) &&
+           !writable(im, d->rela, d->relasz) &&
+           !writable(im, d->jmprel, d->pltrelsz);
+}
+
 static bool reloc_type_allowed(uint32_t type)
 {
     return type == RELOC_NONE || type == RELOC_ABS || type == RELOC_GLOB ||
@@ -426,8 +543,8 @@ static bool reloc_type_allowed(uint32_t type)
 
 /* The relocations at @p vaddr (@p size bytes of Elf64_Rela): only the
  * plain kinds (no IRELATIVE, whose resolver is the object's own code),
- * each writing 8 bytes of the writable loaded memory and naming a symbol
- * of the table; the first @p relative of them relative ones, as
+ * each writing 8 aligned bytes of the writable loaded memory outside the
+ * dynamic section and naming a symbol of the table; the first @p relative of them relative ones, as
  * DT_RELACOUNT promises ld.so (which asserts it). */
 static bool relocs_check(const struct image *im, const struct dynamic_info *d,
                          uint64_t vaddr, uint64_t size, uint64_t relative)
@@ -445,34 +562,37 @@ static bool relocs_check(const struct image *im, const struct dynamic_info *d,
         uint32_t type = (uint32_t)ELF64_R_TYPE(r.r_info);
         if (!reloc_type_allowed(type) ||
             (i < relative && type != RELOC_RELATIVE) ||
-            ELF64_R_SYM(r.r_info) >= d->symbols ||
-            !in_memory(im, r.r_offset, 8, true))
+            ELF64_R_SYM(r.r_info) >= d->symbols || r.r_offset % 8 ||
+            !in_memory(im, r.r_offset, 8, true) ||
+            overlaps(r.r_offset, 8, d->dynamic, d->dynamic_size))
             return false;
     }
     return true;
 }
 
 bool refcl_elf_check(const unsigned char *bytes, size_t size,
-                     const char **why)
+                     struct refcl_elf_memory *memory, const char **why)
 {
-    struct image im = {bytes, size, 0, 0, 0};
+    struct image im = {.bytes = bytes, .size = size};
     Elf64_Phdr dyn = {0};
     struct dynamic_info d;
     if (!header_check(&im, why) || !loads_check(&im, why) ||
         !segments_check(&im, &dyn, why) || !dynamic_check(&im, &dyn, &d, why))
         return false;
     if (!strings_check(&im, &d) || !hash_check(&im, &d) ||
-        !gnu_hash_check(&im, &d) || !symbols_check(&im, &d)) {
+        !gnu_hash_check(&im, &d) || !symbols_check(&im, &d) ||
+        !tables_read_only(&im, &d)) {
         *why = "the executable's symbols, their names or their hash tables "
                "are not ones a linker makes";
         return false;
     }
-    if ((d.pltrelsz && d.pltrel != DT_RELA) ||
-        !relocs_check(&im, &d, d.rela, d.relasz, d.relacount) ||
+    if (!relocs_check(&im, &d, d.rela, d.relasz, d.relacount) ||
         !relocs_check(&im, &d, d.jmprel, d.pltrelsz, 0)) {
         *why = "the executable has relocations the compiler never emits "
                "(IFUNC resolvers, TLS, ...)";
         return false;
     }
+    if (memory)
+        *memory = im.memory;
     return true;
 }

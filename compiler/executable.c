@@ -11,6 +11,7 @@
  */
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,6 +43,20 @@ static void close_locked(void *handle)
     pthread_mutex_unlock(&loader_lock);
 }
 
+/* True if @p table, of the object @p handle loaded as @p memory says, is
+ * one refcl can read. */
+static bool table_checked(void *handle, const struct refcl_abi_program *table,
+                          const struct refcl_elf_memory *memory,
+                          const char **why)
+{
+    struct link_map *map;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0) {
+        *why = "the executable's load address is unknown (dlinfo)";
+        return false;
+    }
+    return refcl_table_check(table, map->l_addr, memory, why);
+}
+
 /* The table of a program without kernels: the work-group pass makes one
  * only where there are kernels, and a program of helper functions alone
  * (or of nothing) builds, with no kernel to create. Its list is empty, not
@@ -58,9 +73,9 @@ struct refcl_executable *refcl_executable_load(const struct refcl_blob *object,
         *why = "out of host memory";
         return NULL;
     }
-    e->handle = NULL;
-    e->fd = -1;
-    if (!refcl_elf_check(object->bytes, object->size, why)) {
+    *e = (struct refcl_executable){.fd = -1};
+    struct refcl_elf_memory memory;
+    if (!refcl_elf_check(object->bytes, object->size, &memory, why)) {
         free(e);
         return NULL;
     }
@@ -73,13 +88,10 @@ struct refcl_executable *refcl_executable_load(const struct refcl_blob *object,
         *why = "could not copy the executable into a sealed memfd";
     else if (!(e->handle = load_locked(path)))
         *why = "the executable does not load (dlopen)";
-    else if (!(e->table = dlsym(e->handle, REFCL_ABI_TABLE_SYMBOL)) &&
-             !(e->table = &no_kernels))
-        *why = "the executable has no " REFCL_ABI_TABLE_SYMBOL;
-    else if ((uintptr_t)e->table % _Alignof(struct refcl_abi_program) ||
-             e->table->version != REFCL_ABI_VERSION)
-        *why = "the executable's kernel ABI is not this refcl's";
-    else
+    else if (!(e->table = dlsym(e->handle, REFCL_ABI_TABLE_SYMBOL)))
+        e->table = &no_kernels;
+    if (e->handle && (e->table == &no_kernels ||
+                      table_checked(e->handle, e->table, &memory, why)))
         return e;
     refcl_executable_unload(e);
     return NULL;

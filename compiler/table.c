@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The check of a loaded program's table (refcl/kernel_abi.h) before refcl
+ * reads it. The table of a binary is the binary's own data: a pointer of
+ * it may point anywhere, a string may never end, a count may be 2^32. So
+ * every pointer refcl follows must lie in the object's own readable
+ * memory (the loaded segments compiler/elf.c checked, at the address
+ * dlopen chose), every string must end there, each kernel's code must lie
+ * in executable memory, and the counts and sizes must be ones the
+ * compiler makes, small enough that no size refcl computes from them
+ * overflows. What the code at `run` does is the binary's: a fault in it
+ * is caught as any kernel's (exec/fault.c).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include <CL/cl.h>
+
+#include "refcl/compiler.h"
+#include "refcl/kernel_abi.h"
+
+/* Far more kernels, arguments and bytes than any program has, small
+ * enough that no product of them and a work-group's size overflows. */
+#define KERNELS_MAX 65536u
+#define ARGS_MAX 4096u
+#define VALUE_MAX (1u << 16)
+#define BYTES_MAX ((uint64_t)1 << 32)
+
+struct view {
+    uintptr_t base;
+    const struct refcl_elf_memory *memory;
+};
+
+/* The segment holding the byte at @p address, or NULL. */
+static const struct refcl_elf_segment *segment_of(const struct view *v,
+                                                  uintptr_t address)
+{
+    uint64_t at = address - v->base;
+    for (size_t i = 0; address >= v->base && i < v->memory->count; i++) {
+        const struct refcl_elf_segment *s = &v->memory->segment[i];
+        if (at >= s->start && at - s->start < s->size)
+            return s;
+    }
+    return NULL;
+}
+
+/* True if the @p count objects of @p size bytes at @p p lie in one
+ * segment, aligned to @p align. */
+static bool readable(const struct view *v, const void *p, uint64_t count,
+                     size_t size, size_t align)
+{
+    uintptr_t address = (uintptr_t)p;
+    const struct refcl_elf_segment *s = segment_of(v, address);
+    uint64_t left = s ? s->start + s->size - (address - v->base) : 0;
+    return s && address % align == 0 && count <= left / size;
+}
+
+/* True if @p s is a string ending in its segment (or NULL, when
+ * @p optional). */
+static bool string_ok(const struct view *v, const char *s, bool optional)
+{
+    if (!s)
+        return optional;
+    const struct refcl_elf_segment *seg = segment_of(v, (uintptr_t)s);
+    return seg && memchr(s, '\0', seg->start + seg->size - ((uintptr_t)s - v->base));
+}
+
+static bool power_of_two(uint64_t x)
+{
+    return x && !(x & (x - 1));
+}
+
+static bool arg_ok(const struct view *v, const struct refcl_abi_arg *a)
+{
+    const uint64_t qualifiers = CL_KERNEL_ARG_TYPE_CONST |
+                                CL_KERNEL_ARG_TYPE_RESTRICT |
+                                CL_KERNEL_ARG_TYPE_VOLATILE |
+                                CL_KERNEL_ARG_TYPE_PIPE;
+    bool sized = a->kind == REFCL_ABI_ARG_VALUE
+                     ? a->size && a->size <= VALUE_MAX &&
+                           power_of_two(a->align) &&
+                           a->align <= REFCL_ABI_ALIGN
+                     : a->size == sizeof(void *) &&
+                           (!a->align || power_of_two(a->align));
+    return a->kind <= REFCL_ABI_ARG_UNSUPPORTED && sized &&
+           a->access >= CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+           a->access <= CL_KERNEL_ARG_ACCESS_NONE &&
+           !(a->type_qualifier & ~qualifiers) &&
+           string_ok(v, a->type_name, false) && string_ok(v, a->name, true);
+}
+
+static bool kernel_ok(const struct view *v, const struct refcl_abi_kernel *k)
+{
+    const struct refcl_elf_segment *code = segment_of(v, (uintptr_t)k->run);
+    if (!string_ok(v, k->name, false) || !k->name[0] || !code ||
+        !code->executable || k->num_args > ARGS_MAX ||
+        (k->num_args && !readable(v, k->args, k->num_args, sizeof(*k->args),
+                                  _Alignof(struct refcl_abi_arg))) ||
+        k->has_barrier > 1 || k->uses_printf > 1 ||
+        k->local_bytes > BYTES_MAX || k->frame_bytes > BYTES_MAX ||
+        k->frame_bytes % REFCL_ABI_ALIGN || k->private_bytes > BYTES_MAX ||
+        !string_ok(v, k->vec_type_hint, true) ||
+        !string_ok(v, k->attributes, false))
+        return false;
+    for (uint32_t i = 0; i < k->num_args; i++)
+        if (!arg_ok(v, &k->args[i]))
+            return false;
+    return true;
+}
+
+bool refcl_table_check(const struct refcl_abi_program *table, uintptr_t base,
+                       const struct refcl_elf_memory *memory, const char **why)
+{
+    const struct view v = {base, memory};
+    if (!readable(&v, table, 1, sizeof(*table),
+                  _Alignof(struct refcl_abi_program)) ||
+        table->version != REFCL_ABI_VERSION) {
+        *why = "the executable's kernel ABI is not this refcl's";
+        return false;
+    }
+    bool ok = table->num_kernels <= KERNELS_MAX &&
+              table->global_variable_bytes <= BYTES_MAX &&
+              (!table->num_kernels ||
+               readable(&v, table->kernels, table->num_kernels,
+                        sizeof(*table->kernels),
+                        _Alignof(struct refcl_abi_kernel)));
+    for (uint32_t i = 0; ok && i < table->num_kernels; i++)
+        ok = kernel_ok(&v, &table->kernels[i]);
+    if (!ok)
+        *why = "the executable's " REFCL_ABI_TABLE_SYMBOL " points outside "
+               "it or holds what the compiler never makes";
+    return ok;
+}
