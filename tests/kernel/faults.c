@@ -5,7 +5,9 @@
  * on x86-64), a debug trap (__builtin_debugtrap, SIGTRAP) and a private
  * array far larger than the thread's stack, written at its far end (the
  * stack probes make it hit the guard page: SIGSEGV, handled on the
- * alternate signal stack). Each: the event's status is CL_OUT_OF_RESOURCES,
+ * alternate signal stack), and on x86-64 a system call refused as
+ * seccomp refuses it (SIGSYS: the kernel, built with the unsafe inline
+ * assembly option, sends it to its own thread). Each: the event's status is CL_OUT_OF_RESOURCES,
  * the context's pfn_notify names the kernel and the signal, and a good
  * kernel on the same queue then gives its exact result. Needs the compiler
  * (77 without it) and no valgrind (77 under it: valgrind reports the
@@ -40,6 +42,29 @@ static const char *const source =
     "    volatile int a[OVERFLOW_INTS];\n"
     "    a[p[0] - 7] = p[0];\n"
     "    p[1] = a[p[0] - 7];\n"
+    "}\n"
+    "kernel void good(global int *p)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    p[i] = (int)i * 3 + 1;\n"
+    "}\n";
+
+/* x86-64's tgkill(getpid(), gettid(), SIGSYS), by its system call
+ * numbers (39, 186, 234; SIGSYS is 31). */
+static const char *const sigsys_source =
+    "kernel void sigsys(global int *p)\n"
+    "{\n"
+    "    if (p[0] == 7) {\n"
+    "        long pid, tid, r;\n"
+    "        __asm__ volatile(\"syscall\" : \"=a\"(pid) : \"a\"(39L)\n"
+    "                         : \"rcx\", \"r11\", \"memory\");\n"
+    "        __asm__ volatile(\"syscall\" : \"=a\"(tid) : \"a\"(186L)\n"
+    "                         : \"rcx\", \"r11\", \"memory\");\n"
+    "        __asm__ volatile(\"syscall\" : \"=a\"(r)\n"
+    "                         : \"a\"(234L), \"D\"(pid), \"S\"(tid),\n"
+    "                           \"d\"(31L) : \"rcx\", \"r11\", \"memory\");\n"
+    "    }\n"
+    "    p[1] = 1;\n"
     "}\n"
     "kernel void good(global int *p)\n"
     "{\n"
@@ -165,6 +190,12 @@ int main(void)
 #if defined(__x86_64__)
     check_fault(program, "trap", "SIGILL");
     check_fault(program, "debugtrap", "SIGTRAP");
+    cl_program sigsys =
+        exec_build(sigsys_source, "-cl-refcl-allow-inline-asm");
+    if (sigsys) {
+        check_fault(sigsys, "sigsys", "SIGSYS");
+        CHECK_EQ(clReleaseProgram(sigsys), CL_SUCCESS);
+    }
 #endif
     check_fault(program, "overflow", "SIGSEGV");
 
