@@ -10,6 +10,7 @@
  * REFCL_BUILD_MEMORY): a tool still running at the deadline, stopped or
  * not, is killed and the build fails with a log saying so.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -269,20 +270,69 @@ static int remove_one(const char *path, const struct stat *st, int flag,
     return 0;
 }
 
-static void workdir_remove(const struct workdir *dir)
+static void workdir_remove(const char *path)
 {
-    nftw(dir->path, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    nftw(path, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Where build directories are made: $TMPDIR, or /tmp. */
+static const char *workdir_parent(void)
+{
+    const char *tmp = secure_getenv("TMPDIR");
+    return tmp && tmp[0] == '/' ? tmp : "/tmp";
+}
+
+/* True if @p name is a build directory of a process that no longer runs:
+ * "refcl-<pid>-XXXXXX" whose pid is gone. A reused pid keeps it until
+ * that process ends too. */
+static bool workdir_orphaned(const char *name)
+{
+    char *end;
+    if (strncmp(name, "refcl-", 6))
+        return false;
+    long pid = strtol(name + 6, &end, 10);
+    return pid > 0 && pid <= INT_MAX && *end == '-' && strlen(end) == 7 &&
+           kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the build directories whose process died before it could (a
+ * killed application, a killed compiler process): only directories this
+ * user owns, never through a symbolic link. */
+static void workdir_sweep(void)
+{
+    const char *parent = workdir_parent();
+    int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        struct stat st;
+        char stale[PATH_MAX];
+        if (!workdir_orphaned(e->d_name) ||
+            fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+            continue;
+        int n = snprintf(stale, sizeof(stale), "%s/%s", parent, e->d_name);
+        if (n > 0 && (size_t)n < sizeof(stale))
+            workdir_remove(stale);
+    }
+    closedir(d);
+}
+
+/* A fresh build directory, "refcl-<pid>-XXXXXX" (workdir_orphaned), and
+ * the build's limits from now. */
 static bool workdir_make(struct workdir *dir)
 {
     const struct build_limits *l = build_limits();
     clock_gettime(CLOCK_MONOTONIC, &dir->limits.deadline);
     dir->limits.deadline.tv_sec += (time_t)l->timeout;
     dir->limits.memory = l->memory;
-    const char *tmp = secure_getenv("TMPDIR");
-    int n = snprintf(dir->path, sizeof(dir->path), "%s/refcl-XXXXXX",
-                     tmp && tmp[0] == '/' ? tmp : "/tmp");
+    workdir_sweep();
+    int n = snprintf(dir->path, sizeof(dir->path), "%s/refcl-%ld-XXXXXX",
+                     workdir_parent(), (long)getpid());
     return n > 0 && (size_t)n < sizeof(dir->path) && mkdtemp(dir->path);
 }
 
@@ -461,6 +511,32 @@ static void limit_tool(const struct workdir *dir, pid_t pid)
     }
 }
 
+/* setpriv (util-linux, in every Debian) starts a tool with a parent-death
+ * signal, which posix_spawn cannot set: the tool of a killed application
+ * is killed with it, even one blocked where no limit reaches it (an
+ * #include of a FIFO). Where it is missing, the tool's CPU limit ends a
+ * running orphan, and the next build removes its directory. */
+#define SETPRIV "/usr/bin/setpriv"
+
+static int tool_spawn(pid_t *pid, const posix_spawn_file_actions_t *actions,
+                      char *const argv[], char **env)
+{
+    size_t count = 0;
+    while (argv[count])
+        count++;
+    char **wrapped = access(SETPRIV, X_OK) == 0
+                         ? malloc((count + 5) * sizeof(*wrapped))
+                         : NULL;
+    if (!wrapped)
+        return posix_spawn(pid, argv[0], actions, NULL, argv, env);
+    char *const prefix[] = {SETPRIV, "--pdeathsig", "KILL", "--"};
+    memcpy(wrapped, prefix, sizeof(prefix));
+    memcpy(wrapped + 4, argv, (count + 1) * sizeof(*argv));
+    int error = posix_spawn(pid, SETPRIV, actions, NULL, wrapped, env);
+    free(wrapped);
+    return error;
+}
+
 /* Runs @p argv in @p dir, its output appended to the log: in the
  * persistent compiler, or as a subprocess. @return true if it exited with
  * 0; else the log says why. */
@@ -486,7 +562,7 @@ static bool tool_run(const struct workdir *dir, char *const argv[])
     /* Nothing of the application's descriptors. */
     posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     pid_t pid;
-    int error = posix_spawn(&pid, argv[0], &actions, NULL, argv, env);
+    int error = tool_spawn(&pid, &actions, argv, env);
     posix_spawn_file_actions_destroy(&actions);
     free(env);
     if (!error)
@@ -879,6 +955,6 @@ cl_int refcl_compiler_run(const struct refcl_compile_job *job,
     cl_int status = gather(&dir, built, output, result);
     if (status == CL_SUCCESS && result->built && cacheable)
         remember(&dir, &key, result);
-    workdir_remove(&dir);
+    workdir_remove(dir.path);
     return status;
 }
