@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds refcl (library, tests, refcl-loader-check, bench) in every CMake
-# build type with gcc and with clang, each with Debian's hardening flags
+# Builds refcl (library, compiler, tests, refcl-loader-check, bench) in
+# every CMake build type with gcc and g++ and with clang and clang++, each
+# with Debian's hardening flags
 # (DEB_BUILD_MAINT_OPTIONS=hardening=+all) and -D_FORTIFY_SOURCE=3, with
 # -Werror: a distribution's build must see no warning. Compiles only, except
 # a ninth build without the OpenCL C compiler (-DREFCL_COMPILER=OFF), which
@@ -20,14 +21,18 @@ flags() { # flags <CFLAGS|CPPFLAGS|LDFLAGS>
 # dpkg-buildflags in bookworm asks for _FORTIFY_SOURCE=2; the issue asks for 3.
 cppflags=$(flags CPPFLAGS | sed 's/-D_FORTIFY_SOURCE=[0-9]/-D_FORTIFY_SOURCE=3/')
 cflags="$(flags CFLAGS) $cppflags"
+cxxflags="$(flags CXXFLAGS) $cppflags"
 ldflags=$(flags LDFLAGS)
 
 for cc in gcc clang; do
+    cxx=g++
+    [ "$cc" = clang ] && cxx=clang++
     for type in Debug Release RelWithDebInfo MinSizeRel; do
         dir=$root/$cc-$type
-        echo "== $dir: $cc, CMAKE_BUILD_TYPE=$type, hardening, -Werror"
-        cmake -S . -B "$dir" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE="$type" \
-            -DREFCL_WERROR=ON -DCMAKE_C_FLAGS="$cflags" \
+        echo "== $dir: $cc and $cxx, CMAKE_BUILD_TYPE=$type, hardening, -Werror"
+        cmake -S . -B "$dir" -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
+            -DCMAKE_BUILD_TYPE="$type" -DREFCL_WERROR=ON \
+            -DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cxxflags" \
             -DCMAKE_EXE_LINKER_FLAGS="$ldflags" \
             -DCMAKE_SHARED_LINKER_FLAGS="$ldflags" >/dev/null
         # A warning that -Werror does not turn into an error (a #pragma

@@ -42,7 +42,7 @@ run() { # run <build dir> <cmake args...>
 
 # Only here: package/deb installs refcl's packages into the system, once.
 run build/gcc -DCMAKE_C_COMPILER=gcc -DREFCL_PACKAGE_TEST=ON
-run build/clang -DCMAKE_C_COMPILER=clang
+run build/clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
 run build/asan -DCMAKE_C_COMPILER=gcc -DREFCL_SANITIZE=address,undefined
 run build/tsan -DCMAKE_C_COMPILER=clang -DREFCL_SANITIZE=thread
 echo "== build/gcc under valgrind"

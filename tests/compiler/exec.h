@@ -7,6 +7,7 @@
 #ifndef REFCL_TEST_EXEC_H
 #define REFCL_TEST_EXEC_H
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,75 @@ static inline int exec_under_valgrind(void)
 {
     const char *preload = getenv("LD_PRELOAD");
     return preload && strstr(preload, "vgpreload") != NULL;
+}
+
+/** What the context's pfn_notify heard (exec_setup_faults): how often,
+ *  and the last errinfo. Read once the command is complete. */
+struct exec_notes {
+    pthread_mutex_t lock;
+    int heard;
+    char last[1024];
+};
+
+static inline struct exec_notes *exec_notes(void)
+{
+    static struct exec_notes notes = {PTHREAD_MUTEX_INITIALIZER, 0, ""};
+    return &notes;
+}
+
+/* Called on the thread that ran the kernel. */
+static inline void CL_CALLBACK exec_on_notify(const char *errinfo,
+                                              const void *private_info,
+                                              size_t cb, void *user_data)
+{
+    (void)private_info;
+    (void)cb;
+    (void)user_data;
+    struct exec_notes *n = exec_notes();
+    pthread_mutex_lock(&n->lock);
+    n->heard++;
+    snprintf(n->last, sizeof(n->last), "%s", errinfo);
+    pthread_mutex_unlock(&n->lock);
+}
+
+/** exec_setup for kernels that fault: the context's pfn_notify is
+ *  exec_on_notify. Exits 77 under valgrind too. */
+static inline void exec_setup_faults(void)
+{
+    if (exec_under_valgrind()) {
+        fprintf(stderr, "under valgrind, which reports the fault itself\n");
+        exit(77);
+    }
+    if (!test_first_device(&platform, &device))
+        exit(1);
+    if (!test_compiler_available(device))
+        exit(77);
+    cl_int err = 1;
+    context = clCreateContext(NULL, 1, &device, exec_on_notify, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    if (!context || !queue)
+        exit(1);
+}
+
+/** Runs @p k, its argument 0 @p p, over @p global in @p dims dimensions,
+ *  in groups of @p local (NULL: refcl's choice); the event's status. */
+static inline cl_int exec_status(cl_kernel k, cl_mem p, cl_uint dims,
+                                 const size_t *global, const size_t *local)
+{
+    CHECK_EQ(clSetKernelArg(k, 0, sizeof(p), &p), CL_SUCCESS);
+    cl_event event = NULL;
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, k, dims, NULL, global, local, 0,
+                                    NULL, &event),
+             CL_SUCCESS);
+    CHECK_EQ(clFinish(queue), CL_SUCCESS);
+    cl_int status = 1;
+    CHECK_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                            sizeof(status), &status, NULL),
+             CL_SUCCESS);
+    CHECK_EQ(clReleaseEvent(event), CL_SUCCESS);
+    return status;
 }
 
 #endif /* REFCL_TEST_EXEC_H */

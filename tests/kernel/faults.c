@@ -13,7 +13,6 @@
  * (77 without it) and no valgrind (77 under it: valgrind reports the
  * fault itself).
  */
-#include <pthread.h>
 #include <sys/resource.h>
 
 #include "../compiler/exec.h"
@@ -65,11 +64,6 @@ static const char *const sigsys_source =
     "                           \"d\"(31L) : \"rcx\", \"r11\", \"memory\");\n"
     "    }\n"
     "    p[1] = 1;\n"
-    "}\n"
-    "kernel void good(global int *p)\n"
-    "{\n"
-    "    size_t i = get_global_id(0);\n"
-    "    p[i] = (int)i * 3 + 1;\n"
     "}\n";
 
 #define GOOD_ITEMS 1024
@@ -87,39 +81,11 @@ static size_t overflow_ints(void)
     return (bytes + (64u << 10)) / sizeof(int);
 }
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int heard;
-static char last[1024];
-
-/* Called on the thread that ran the kernel. */
-static void CL_CALLBACK on_error(const char *errinfo, const void *private_info,
-                                 size_t cb, void *user_data)
-{
-    (void)private_info;
-    (void)cb;
-    (void)user_data;
-    pthread_mutex_lock(&lock);
-    heard++;
-    snprintf(last, sizeof(last), "%s", errinfo);
-    pthread_mutex_unlock(&lock);
-}
-
 /* Runs @p k over @p items work-items with @p p; returns the event's
  * status. */
 static cl_int run(cl_kernel k, cl_mem p, size_t items)
 {
-    CHECK_EQ(clSetKernelArg(k, 0, sizeof(p), &p), CL_SUCCESS);
-    cl_event event = NULL;
-    CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &items, NULL, 0, NULL,
-                                    &event),
-             CL_SUCCESS);
-    CHECK_EQ(clFinish(queue), CL_SUCCESS);
-    cl_int status = 1;
-    CHECK_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-                            sizeof(status), &status, NULL),
-             CL_SUCCESS);
-    CHECK_EQ(clReleaseEvent(event), CL_SUCCESS);
-    return status;
+    return exec_status(k, p, 1, &items, NULL);
 }
 
 /* The good kernel after a fault: every work-item's value, exactly. */
@@ -138,48 +104,37 @@ static void check_good(cl_program program)
     CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
 }
 
-/* Kernel @p name faults with @p signal: the event, the notify, p[1]
- * unwritten, then the good kernel. */
+/* Kernel @p name of @p program faults with @p signal: the event, the
+ * notify, p[1] unwritten, then the good kernel of @p good. */
 static void check_fault(cl_program program, const char *name,
-                        const char *signal)
+                        const char *signal, cl_program good)
 {
     printf("%s: expecting %s\n", name, signal);
     fflush(stdout);
     cl_kernel k = exec_kernel(program, name);
     cl_int in[2] = {7, 0};
     cl_mem b = exec_buffer(sizeof(in), in);
-    int before = heard;
+    struct exec_notes *notes = exec_notes();
+    int before = notes->heard;
     CHECK_EQ(run(k, b, 1), CL_OUT_OF_RESOURCES);
-    CHECK_EQ(heard, before + 1);
+    CHECK_EQ(notes->heard, before + 1);
     char expected[256];
     snprintf(expected, sizeof(expected), "kernel '%s': %s at address ", name,
              signal);
-    CHECK_EQ(strncmp(last, expected, strlen(expected)), 0);
-    if (strncmp(last, expected, strlen(expected)))
-        fprintf(stderr, "notify said: %s\n", last);
+    CHECK_EQ(strncmp(notes->last, expected, strlen(expected)), 0);
+    if (strncmp(notes->last, expected, strlen(expected)))
+        fprintf(stderr, "notify said: %s\n", notes->last);
     cl_int out[2] = {0, 0};
     exec_read(b, sizeof(out), out);
     CHECK_EQ(out[1], 0);
     CHECK_EQ(clReleaseMemObject(b), CL_SUCCESS);
     CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
-    check_good(program);
+    check_good(good);
 }
 
 int main(void)
 {
-    if (exec_under_valgrind()) {
-        fprintf(stderr, "under valgrind, which reports the fault itself\n");
-        return TEST_SKIP;
-    }
-    if (!test_first_device(&platform, &device))
-        return 1;
-    if (!test_compiler_available(device))
-        return TEST_SKIP;
-    cl_int err = 1;
-    context = clCreateContext(NULL, 1, &device, on_error, NULL, &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
-    CHECK_EQ(err, CL_SUCCESS);
+    exec_setup_faults();
     char options[64];
     snprintf(options, sizeof(options), "-D OVERFLOW_INTS=%zu",
              overflow_ints());
@@ -188,16 +143,16 @@ int main(void)
         return 1;
 
 #if defined(__x86_64__)
-    check_fault(program, "trap", "SIGILL");
-    check_fault(program, "debugtrap", "SIGTRAP");
+    check_fault(program, "trap", "SIGILL", program);
+    check_fault(program, "debugtrap", "SIGTRAP", program);
     cl_program sigsys =
         exec_build(sigsys_source, "-cl-refcl-allow-inline-asm");
     if (sigsys) {
-        check_fault(sigsys, "sigsys", "SIGSYS");
+        check_fault(sigsys, "sigsys", "SIGSYS", program);
         CHECK_EQ(clReleaseProgram(sigsys), CL_SUCCESS);
     }
 #endif
-    check_fault(program, "overflow", "SIGSEGV");
+    check_fault(program, "overflow", "SIGSEGV", program);
 
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     exec_teardown();
