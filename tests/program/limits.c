@@ -27,13 +27,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "processes.h"
 
 static cl_platform_id platform;
 static cl_device_id device;
 static cl_context context;
-
-enum { MAX_SERVERS = 64 };
 
 /* The limit the test runs with (REFCL_BUILD_TIMEOUT, set by CTest). */
 static int timeout_seconds(void)
@@ -49,68 +47,10 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void pause_ms(long ms)
-{
-    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
-
 static bool under_valgrind(void)
 {
     const char *preload = getenv("LD_PRELOAD");
     return preload && strstr(preload, "vgpreload") != NULL;
-}
-
-/* Whether @p pid's command is @p name. */
-static bool is_named(int pid, const char *name)
-{
-    char path[64], comm[32] = "";
-    snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    bool read = fgets(comm, sizeof(comm), f) != NULL;
-    fclose(f);
-    comm[strcspn(comm, "\n")] = '\0';
-    return read && !strcmp(comm, name);
-}
-
-static bool is_server(int pid)
-{
-    return is_named(pid, "refcl-compiler");
-}
-
-/* The live children of @p parent (any thread's) that @p accept accepts. */
-static int children_of(int parent, bool (*accept)(int pid), int *pids)
-{
-    int count = 0;
-    char dir[64];
-    snprintf(dir, sizeof(dir), "/proc/%d/task", parent);
-    DIR *tasks = opendir(dir);
-    for (struct dirent *t; tasks && (t = readdir(tasks));) {
-        char path[400];
-        snprintf(path, sizeof(path), "%s/%s/children", dir, t->d_name);
-        FILE *f = fopen(path, "r");
-        int pid;
-        while (f && fscanf(f, "%d", &pid) == 1)
-            if (accept(pid) && count < MAX_SERVERS)
-                pids[count++] = pid;
-        if (f)
-            fclose(f);
-    }
-    if (tasks)
-        closedir(tasks);
-    return count;
-}
-
-static int find_servers_of(int parent, int *pids)
-{
-    return children_of(parent, is_server, pids);
-}
-
-static int find_servers(int *pids)
-{
-    return find_servers_of(getpid(), pids);
 }
 
 static bool server_used(void)
@@ -119,32 +59,12 @@ static bool server_used(void)
     return !value || strcmp(value, "0");
 }
 
-static char *build_log(cl_program program)
-{
-    size_t size = 0;
-    CHECK_EQ(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0,
-                                   NULL, &size), CL_SUCCESS);
-    char *log = calloc(1, size + 1);
-    CHECK_EQ(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG,
-                                   size, log, NULL), CL_SUCCESS);
-    return log;
-}
-
-static cl_program program_from(const char *text)
-{
-    cl_int err = 1;
-    cl_program program = clCreateProgramWithSource(context, 1, &text, NULL,
-                                                   &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    return program;
-}
-
 static void build_fine(int n)
 {
     char text[128];
     snprintf(text, sizeof(text),
              "kernel void k(global int *p) { p[0] = %d; }\n", n);
-    cl_program program = program_from(text);
+    cl_program program = program_in(context, text);
     CHECK_EQ(clBuildProgram(program, 1, &device, NULL, NULL, NULL),
              CL_SUCCESS);
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
@@ -156,7 +76,7 @@ static void build_fine(int n)
 static void check_stopped_build(const char *what, const char *text,
                                 const char *options, bool memory_too)
 {
-    cl_program program = program_from(text);
+    cl_program program = program_in(context, text);
     double start = now();
     cl_int err = clBuildProgram(program, 1, &device, options, NULL, NULL);
     double took = now() - start;
@@ -167,7 +87,7 @@ static void check_stopped_build(const char *what, const char *text,
         fprintf(stderr, "%s: the build took %.1f s\n", what, took);
         CHECK(took <= timeout_seconds() + 5.0);
     }
-    char *log = build_log(program);
+    char *log = build_log_of(program, device);
     char line[128];
     snprintf(line, sizeof(line), "refcl: the compiler ran past "
              "REFCL_BUILD_TIMEOUT=%d s and was stopped\n",
@@ -257,15 +177,6 @@ static void check_stopped_server(void)
         CHECK(!is_server(pids[i]));
 }
 
-/* The working directory of @p pid, or "". */
-static void cwd_of(int pid, char *cwd, size_t room)
-{
-    char path[64];
-    snprintf(path, sizeof(path), "/proc/%d/cwd", pid);
-    ssize_t n = readlink(path, cwd, room - 1);
-    cwd[n > 0 ? n : 0] = '\0';
-}
-
 /* Whether @p pid is gone (or a zombie: init reaps it). */
 static bool gone(int pid)
 {
@@ -300,7 +211,7 @@ static void check_dying_application(void)
     fflush(NULL);
     pid_t child = fork();
     if (child == 0) {
-        cl_program program = program_from(fifo_source);
+        cl_program program = program_in(context, fifo_source);
         clBuildProgram(program, 1, &device, f.options, NULL, NULL);
         _exit(0);
     }

@@ -10,72 +10,28 @@
  * child building with a server of its own, and clUnloadPlatformCompiler
  * ending the idle ones. The build cache is off: every build compiles.
  */
-#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "check.h"
+#include "processes.h"
 
 static cl_platform_id platform;
 static cl_device_id device;
 static cl_context context;
 static cl_command_queue queue;
 
-enum { ITEMS = 64, MAX_SERVERS = 64 };
-
-static void pause_ms(long ms)
-{
-    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
-
-static bool is_server(int pid)
-{
-    char path[64], comm[32] = "";
-    snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    bool read = fgets(comm, sizeof(comm), f) != NULL;
-    fclose(f);
-    return read && !strcmp(comm, "refcl-compiler\n");
-}
-
-/* The live servers among this process's children (any thread's). */
-static int find_servers(int *pids)
-{
-    int count = 0;
-    DIR *tasks = opendir("/proc/self/task");
-    for (struct dirent *t; tasks && (t = readdir(tasks));) {
-        char path[300];
-        snprintf(path, sizeof(path), "/proc/self/task/%s/children",
-                 t->d_name);
-        FILE *f = fopen(path, "r");
-        int pid;
-        while (f && fscanf(f, "%d", &pid) == 1)
-            if (is_server(pid) && count < MAX_SERVERS)
-                pids[count++] = pid;
-        if (f)
-            fclose(f);
-    }
-    if (tasks)
-        closedir(tasks);
-    return count;
-}
+enum { ITEMS = 64 };
 
 /* Whether @p pid is busy with a job: its working directory is the job's,
  * not "/" (where it waits between jobs). */
 static bool is_busy(int pid)
 {
-    char path[64], cwd[512];
-    snprintf(path, sizeof(path), "/proc/%d/cwd", pid);
-    ssize_t n = readlink(path, cwd, sizeof(cwd) - 1);
-    return n > 1;
+    char cwd[512];
+    cwd_of(pid, cwd, sizeof(cwd));
+    return strlen(cwd) > 1;
 }
 
 /* Whether @p pid is a zombie whose every thread has ended, which the
@@ -105,27 +61,6 @@ static void kill_server(int pid)
         pause_ms(1);
 }
 
-static char *build_log(cl_program program)
-{
-    size_t size = 0;
-    CHECK_EQ(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0,
-                                   NULL, &size), CL_SUCCESS);
-    char *log = calloc(1, size + 1);
-    CHECK_EQ(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG,
-                                   size, log, NULL), CL_SUCCESS);
-    return log;
-}
-
-/* A program of @p text, which must be made. */
-static cl_program program_from(const char *text)
-{
-    cl_int err = 1;
-    cl_program program = clCreateProgramWithSource(context, 1, &text, NULL,
-                                                   &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    return program;
-}
-
 /* A program whose kernel writes i * @p scale + @p offset. */
 static cl_program program_of(int scale, int offset)
 {
@@ -134,7 +69,7 @@ static cl_program program_of(int scale, int offset)
              "kernel void fill(global int *out)\n"
              "{ int i = get_global_id(0); out[i] = i * %d + %d; }\n",
              scale, offset);
-    return program_from(text);
+    return program_in(context, text);
 }
 
 /* Runs the built @p program's kernel and checks what it wrote. */
@@ -199,7 +134,7 @@ static cl_program slow_program(void)
         "F8(1) F8(2) F8(3) F8(4) F8(5) F8(6) F8(7)\n"
         "kernel void slow(global uint *p)\n"
         "{ uint i = get_global_id(0); p[i] = f10(i) + f27(i) + f77(i); }\n";
-    return program_from(text);
+    return program_in(context, text);
 }
 
 static void *build_slow(void *program)
@@ -239,7 +174,7 @@ static void check_killed_busy(void)
      * executable." */
     CHECK_EQ(*(cl_int *)status, CL_BUILD_PROGRAM_FAILURE);
     free(status);
-    char *log = build_log(program);
+    char *log = build_log_of(program, device);
     CHECK(strstr(log, "refcl: the compiler (refcl-compiler, pid "));
     CHECK(strstr(log, "died: killed by signal 9"));
     free(log);
