@@ -457,7 +457,7 @@ static bool hash_check(const struct image *im, struct dynamic_info *d)
 static bool gnu_hash_check(const struct image *im, struct dynamic_info *d)
 {
     uint64_t at;
-    if (!d->gnu_hash)
+    if (!seen(d, DT_GNU_HASH)) /* an address of 0 is there too */
         return true;
     if (!address_offset(im, d->gnu_hash, 16, &at))
         return false;

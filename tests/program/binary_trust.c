@@ -8,7 +8,7 @@
  * of the ELF header flipped (another machine), a needed library renamed,
  * a relocation made an IFUNC one (its resolver would run at load), a
  * dynamic tag made DT_INIT, a loaded segment unreadable, DT_RELAENT
- * dropped, a relocation aimed at the dynamic section (ld.so would read
+ * dropped, DT_GNU_HASH made 0, a relocation aimed at the dynamic section (ld.so would read
  * outside the object). clCreateProgramWithBinary refuses each with
  * CL_INVALID_BINARY, and the planted constructor never runs. A program
  * table pointing outside its object loads, and clBuildProgram refuses it
@@ -228,6 +228,17 @@ static void check_altered_load(const struct container *c)
     if (entry_size)
         entry_size->d_tag = DT_PLTGOT;
     refused_as(c, object, "DT_RELA without DT_RELAENT");
+
+    /* ld.so reads a DT_GNU_HASH of address 0 as the table at the
+     * object's start (its ELF header). */
+    object = object_copy(c);
+    Elf64_Dyn *gnu_hash = dynamic_entry(object, DT_GNU_HASH);
+    if (gnu_hash) {
+        gnu_hash->d_un.d_ptr = 0;
+        refused_as(c, object, "DT_GNU_HASH at address 0");
+    } else {
+        free(object);
+    }
 
     size_t count;
     object = object_copy(c);
