@@ -426,16 +426,6 @@ static bool serve(const struct workdir *dir, char *const argv[],
     return true;
 }
 
-/* Milliseconds from now to @p deadline (CLOCK_MONOTONIC), 0 if past. */
-static int ms_left(const struct timespec *deadline)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    long long ms = (deadline->tv_sec - now.tv_sec) * 1000LL +
-                   (deadline->tv_nsec - now.tv_nsec) / 1000000;
-    return ms <= 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
-}
-
 /* Set once pidfd_open is found missing (a kernel before 5.3, valgrind
  * 3.19), so that it is not asked again. */
 static atomic_bool no_pidfd;
@@ -452,7 +442,7 @@ static bool ended_by(pid_t pid, const struct timespec *deadline)
     if (pidfd >= 0) {
         struct pollfd p = {pidfd, POLLIN, 0};
         int ready;
-        while ((ready = poll(&p, 1, ms_left(deadline))) < 0 &&
+        while ((ready = poll(&p, 1, refcl_ms_until(deadline))) < 0 &&
                errno == EINTR)
             ;
         close(pidfd);
@@ -463,7 +453,7 @@ static bool ended_by(pid_t pid, const struct timespec *deadline)
         if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) ||
             info.si_pid == pid)
             return true;
-        if (!ms_left(deadline))
+        if (!refcl_ms_until(deadline))
             return false;
         struct timespec tick = {0, 10000000};
         nanosleep(&tick, NULL);

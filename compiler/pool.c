@@ -255,8 +255,7 @@ void refcl_server_release_idle(void)
     }
 }
 
-/* Milliseconds from now to @p deadline (CLOCK_MONOTONIC), 0 if past. */
-static int ms_left(const struct timespec *deadline)
+int refcl_ms_until(const struct timespec *deadline)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -276,7 +275,7 @@ static enum transfer transfer_all(int fd, char *bytes, size_t size,
 {
     while (size) {
         struct pollfd p = {fd, sending ? POLLOUT : POLLIN, 0};
-        int ready = poll(&p, 1, ms_left(deadline));
+        int ready = poll(&p, 1, refcl_ms_until(deadline));
         if (ready < 0 && errno == EINTR)
             continue;
         if (ready == 0)

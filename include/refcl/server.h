@@ -27,6 +27,10 @@ struct refcl_job_limits {
     rlim_t memory;            /**< RLIMIT_AS of a new server; 0: none */
 };
 
+/** Milliseconds from now to @p deadline (CLOCK_MONOTONIC), 0 if past: a
+ *  poll() timeout. */
+int refcl_ms_until(const struct timespec *deadline);
+
 /**
  * Runs @p argv (a clang or llvm-link command line, the server's program
  * @p server) in the working directory @p dir, its output appended to
