@@ -108,6 +108,24 @@ static inline cl_mem exec_buffer(size_t size, const void *data)
                        (void *)data);
 }
 
+/** Runs kernel @p name of @p program as one work-item on a buffer of one
+ *  int (its argument 0): the int it wrote. */
+static inline cl_int exec_one_int(cl_program program, const char *name)
+{
+    cl_kernel kernel = exec_kernel(program, name);
+    cl_mem out = exec_buffer(sizeof(cl_int), NULL);
+    CHECK_EQ(clSetKernelArg(kernel, 0, sizeof(out), &out), CL_SUCCESS);
+    size_t one = 1;
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, NULL, 0,
+                                    NULL, NULL),
+             CL_SUCCESS);
+    cl_int got = -1;
+    exec_read(out, sizeof(got), &got);
+    CHECK_EQ(clReleaseMemObject(out), CL_SUCCESS);
+    CHECK_EQ(clReleaseKernel(kernel), CL_SUCCESS);
+    return got;
+}
+
 /** True under valgrind, which reports the bad access of a faulting
  *  kernel as an error of its own. */
 static inline int exec_under_valgrind(void)

@@ -317,18 +317,7 @@ static void check_intact(const struct container *c)
     CHECK_EQ(err, CL_SUCCESS);
     CHECK_EQ(binary_status, CL_SUCCESS);
     CHECK_EQ(clBuildProgram(program, 0, NULL, "", NULL, NULL), CL_SUCCESS);
-    cl_kernel kernel = exec_kernel(program, "k");
-    cl_mem out = exec_buffer(sizeof(cl_int), NULL);
-    CHECK_EQ(clSetKernelArg(kernel, 0, sizeof(out), &out), CL_SUCCESS);
-    size_t one = 1;
-    CHECK_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, NULL, 0,
-                                    NULL, NULL),
-             CL_SUCCESS);
-    cl_int got = 0;
-    exec_read(out, sizeof(got), &got);
-    CHECK_EQ(got, 1);
-    clReleaseMemObject(out);
-    clReleaseKernel(kernel);
+    CHECK_EQ(exec_one_int(program, "k"), 1);
     clReleaseProgram(program);
     free(w.bytes);
 }

@@ -37,17 +37,7 @@ static int build_run(int value)
     cl_program program = exec_build(source, "");
     if (!program)
         return -1;
-    cl_kernel kernel = exec_kernel(program, "k");
-    cl_mem out = exec_buffer(sizeof(cl_int), NULL);
-    CHECK_EQ(clSetKernelArg(kernel, 0, sizeof(out), &out), CL_SUCCESS);
-    size_t one = 1;
-    CHECK_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, NULL, 0,
-                                    NULL, NULL),
-             CL_SUCCESS);
-    cl_int got = -1;
-    exec_read(out, sizeof(got), &got);
-    CHECK_EQ(clReleaseMemObject(out), CL_SUCCESS);
-    CHECK_EQ(clReleaseKernel(kernel), CL_SUCCESS);
+    cl_int got = exec_one_int(program, "k");
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     return got;
 }
