@@ -61,6 +61,7 @@
 #include "llvm/Support/Host.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 
@@ -107,6 +108,23 @@ bool answer(int32_t Status) {
   return write(SocketFd, &Status, sizeof(Status)) == sizeof(Status);
 }
 
+/* The files a build reads: only regular ones. An #include of a FIFO, a
+ * device or a socket fails the build at once as a file clang cannot open,
+ * instead of blocking it (a FIFO nobody writes) or never ending (a device
+ * without end) until the build's deadline. */
+class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
+public:
+  using ProxyFileSystem::ProxyFileSystem;
+
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+  openFileForRead(const llvm::Twine &Path) override {
+    llvm::ErrorOr<llvm::vfs::Status> Status = status(Path);
+    if (Status && Status->getType() != llvm::sys::fs::file_type::regular_file)
+      return std::make_error_code(std::errc::operation_not_permitted);
+    return ProxyFileSystem::openFileForRead(Path);
+  }
+};
+
 /* clang -cc1 in-process, as clang's cc1_main does, without its deliberate
  * leak of the compiler instance (-disable-free) that a one-shot process
  * can afford and a server cannot. */
@@ -125,6 +143,8 @@ int runCC1(llvm::SmallVectorImpl<const char *> &Argv) {
   Clang->getFrontendOpts().DisableFree = false;
   Clang->getCodeGenOpts().DisableFree = false;
   Clang->createDiagnostics();
+  Clang->createFileManager(llvm::makeIntrusiveRefCnt<RegularFilesOnly>(
+      llvm::vfs::getRealFileSystem()));
   Buffer->FlushDiagnostics(Clang->getDiagnostics());
   if (Ok && refcl::usesKeptLibrary(*Clang))
     Ok = !Clang->getDiagnostics().hasErrorOccurred() &&
