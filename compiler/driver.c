@@ -627,11 +627,17 @@ static void clang_common(struct argv *a, const struct refcl_toolchain *tc,
 
 /* sin, cos, exp, log and pow in a vectorized work-item loop become glibc's
  * libmvec calls, 4 to 16 lanes at once (docs/builtins.md: which meet the
- * spec's limits; the library keeps logf scalar). */
+ * spec's limits; the library keeps logf scalar). Only where the CPU has
+ * AVX2 (x86-64-v3 and up): LLVM 15 maps a call of 4 doubles or 8 floats to
+ * libmvec's AVX2 variant (_ZGVdN4v_sin) whatever the target's features,
+ * and below v3 the caller passes those lanes in two SSE registers while
+ * the callee reads one AVX register, a wrong result. */
 static void vector_math(struct argv *a)
 {
 #if defined(__x86_64__)
-    arg(a, "-fveclib=libmvec");
+    const char *cpu = refcl_compiler_cpu();
+    if (!strcmp(cpu, "x86-64-v3") || !strcmp(cpu, "x86-64-v4"))
+        arg(a, "-fveclib=libmvec");
 #else
     (void)a;
 #endif
