@@ -172,7 +172,8 @@ void combineInRegister(Ends E, AtomicRMWInst *RMW, std::vector<AllocaInst *> &Pr
     IRBuilder<> B(E.Preheader->getTerminator());
     B.CreateStore(Zero, Sum);
     B.SetInsertPoint(RMW);
-    B.CreateStore(B.CreateAdd(B.CreateLoad(RMW->getType(), Sum), addend(B, RMW)), Sum);
+    Value *Before = B.CreateLoad(RMW->getType(), Sum);
+    B.CreateStore(B.CreateAdd(Before, addend(B, RMW)), Sum);
     makeRoomInExit(E.Exit);
     B.SetInsertPoint(E.Exit->getTerminator());
     Value *Total = B.CreateLoad(RMW->getType(), Sum);

@@ -55,8 +55,13 @@ struct Frame {
      *  bytes; frame_bytes * items bytes hold them all. */
     Value *slot(uint64_t Size, Align A)
     {
+        // In this order: start() aligns Size, which the work-item's offset
+        // then strides by (as arguments of one call, the two would run
+        // in an order the compiler chooses).
+        Value *Start = start(Size, A);
+        Value *Item = B.CreateMul(N.Lin, B.getInt64(Size));
         return B.CreateInBoundsGEP(B.getInt8Ty(), N.FrameBase,
-                                   B.CreateAdd(start(Size, A), B.CreateMul(N.Lin, B.getInt64(Size))));
+                                   B.CreateAdd(Start, Item));
     }
 
     /** The group's one slot of Size bytes (work-item 0's of a slot). */

@@ -36,8 +36,8 @@ declare void @_Z7barrierj(i32)
 ; CHECK-NEXT: [[GROUP_OFFSET0:%[0-9]+]] = mul i64 [[ITEMS:%[0-9]+]], 0
 ; CHECK-NEXT: [[GROUP_SLOT0:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES0]], i64 [[GROUP_OFFSET0]]
 ; The work-item's slot: its own 8 bytes of the next row.
-; CHECK-NEXT: [[ITEM_OFFSET0:%[0-9]+]] = mul i64 %refcl.lin.r0, 8
 ; CHECK-NEXT: [[ROW0:%[0-9]+]] = mul i64 [[ITEMS]], 8
+; CHECK-NEXT: [[ITEM_OFFSET0:%[0-9]+]] = mul i64 %refcl.lin.r0, 8
 ; CHECK-NEXT: [[OFFSET0:%[0-9]+]] = add i64 [[ROW0]], [[ITEM_OFFSET0]]
 ; CHECK-NEXT: [[ITEM_SLOT0:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES0]], i64 [[OFFSET0]]
 ; CHECK: body.r0:
@@ -52,8 +52,8 @@ declare void @_Z7barrierj(i32)
 ; CHECK: [[FRAMES1:%[0-9]+]] = load ptr, ptr
 ; CHECK-NEXT: [[GROUP_OFFSET1:%[0-9]+]] = mul i64 [[ITEMS]], 0
 ; CHECK-NEXT: [[GROUP_SLOT1:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES1]], i64 [[GROUP_OFFSET1]]
-; CHECK-NEXT: [[ITEM_OFFSET1:%[0-9]+]] = mul i64 %refcl.lin.r1, 8
 ; CHECK-NEXT: [[ROW1:%[0-9]+]] = mul i64 [[ITEMS]], 8
+; CHECK-NEXT: [[ITEM_OFFSET1:%[0-9]+]] = mul i64 %refcl.lin.r1, 8
 ; CHECK-NEXT: [[OFFSET1:%[0-9]+]] = add i64 [[ROW1]], [[ITEM_OFFSET1]]
 ; CHECK-NEXT: [[ITEM_SLOT1:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES1]], i64 [[OFFSET1]]
 ; CHECK: body.split.r1:
