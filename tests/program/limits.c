@@ -210,14 +210,16 @@ static bool gone(int pid)
     return zombie;
 }
 
-/* Whether @p pid works in a build directory: a server in a job, or a
- * tool (REFCL_COMPILER_SERVER=0) once setpriv has given it its
- * parent-death signal and become it. */
+/* Whether @p pid works in a build directory: a server in a job, or clang
+ * (REFCL_COMPILER_SERVER=0) once setpriv has given it its parent-death
+ * signal and become it (just spawned, the process has the spawner's name,
+ * then setpriv's). */
 static bool in_build_directory(int pid)
 {
     char cwd[512];
     cwd_of(pid, cwd, sizeof(cwd));
-    return strstr(cwd, "/refcl-") != NULL && !is_named(pid, "setpriv");
+    return strstr(cwd, "/refcl-") != NULL &&
+           (is_server(pid) || is_named(pid, "clang"));
 }
 
 /* A child killed while the process building for it (its server, or the
