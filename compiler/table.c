@@ -14,9 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <CL/cl.h>
-
-#include "refcl/compiler.h"
+#include "refcl/compiler.h" /* and, through refcl/compat.h, CL/cl.h */
 #include "refcl/kernel_abi.h"
 
 /* Far more kernels, arguments and bytes than any program has, small
