@@ -29,15 +29,19 @@ struct view {
     const struct refcl_elf_memory *memory;
 };
 
-/* The segment holding the byte at @p address, or NULL. */
+/* The segment holding the byte at @p address, or NULL; through @p room,
+ * the bytes of it from @p address on. */
 static const struct refcl_elf_segment *segment_of(const struct view *v,
-                                                  uintptr_t address)
+                                                  uintptr_t address,
+                                                  uint64_t *room)
 {
     uint64_t at = address - v->base;
     for (size_t i = 0; address >= v->base && i < v->memory->count; i++) {
         const struct refcl_elf_segment *s = &v->memory->segment[i];
-        if (at >= s->start && at - s->start < s->size)
+        if (at >= s->start && at - s->start < s->size) {
+            *room = s->start + s->size - at;
             return s;
+        }
     }
     return NULL;
 }
@@ -47,20 +51,19 @@ static const struct refcl_elf_segment *segment_of(const struct view *v,
 static bool readable(const struct view *v, const void *p, uint64_t count,
                      size_t size, size_t align)
 {
-    uintptr_t address = (uintptr_t)p;
-    const struct refcl_elf_segment *s = segment_of(v, address);
-    uint64_t left = s ? s->start + s->size - (address - v->base) : 0;
-    return s && address % align == 0 && count <= left / size;
+    uint64_t room;
+    return segment_of(v, (uintptr_t)p, &room) &&
+           (uintptr_t)p % align == 0 && count <= room / size;
 }
 
 /* True if @p s is a string ending in its segment (or NULL, when
  * @p optional). */
 static bool string_ok(const struct view *v, const char *s, bool optional)
 {
+    uint64_t room;
     if (!s)
         return optional;
-    const struct refcl_elf_segment *seg = segment_of(v, (uintptr_t)s);
-    return seg && memchr(s, '\0', seg->start + seg->size - ((uintptr_t)s - v->base));
+    return segment_of(v, (uintptr_t)s, &room) && memchr(s, '\0', room);
 }
 
 static bool power_of_two(uint64_t x)
@@ -89,7 +92,9 @@ static bool arg_ok(const struct view *v, const struct refcl_abi_arg *a)
 
 static bool kernel_ok(const struct view *v, const struct refcl_abi_kernel *k)
 {
-    const struct refcl_elf_segment *code = segment_of(v, (uintptr_t)k->run);
+    uint64_t room;
+    const struct refcl_elf_segment *code =
+        segment_of(v, (uintptr_t)k->run, &room);
     if (!string_ok(v, k->name, false) || !k->name[0] || !code ||
         !code->executable || k->num_args > ARGS_MAX ||
         (k->num_args && !readable(v, k->args, k->num_args, sizeof(*k->args),
