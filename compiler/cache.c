@@ -495,7 +495,7 @@ static uint64_t cache_max(void)
 
 /* One entry of the directory, for eviction. */
 struct entry_use {
-    char name[40];
+    char name[REFCL_CACHE_NAME_LENGTH + 1];
     uint64_t bytes;
     struct timespec used;
 };
@@ -527,7 +527,7 @@ static size_t entries_list(int dir_fd, struct entry_use **list,
     rewinddir(d);
     for (struct dirent *e; (e = readdir(d));) {
         struct stat st;
-        if (strlen(e->d_name) != 32 ||
+        if (strlen(e->d_name) != REFCL_CACHE_NAME_LENGTH ||
             fstatat(dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
             !S_ISREG(st.st_mode))
             continue;
@@ -539,7 +539,7 @@ static size_t entries_list(int dir_fd, struct entry_use **list,
             *list = grown;
         }
         struct entry_use *u = &(*list)[count++];
-        memcpy(u->name, e->d_name, 33); /* 32 characters and the NUL */
+        memcpy(u->name, e->d_name, sizeof(u->name)); /* and its NUL */
         u->bytes = (uint64_t)st.st_size;
         u->used = st.st_mtim;
         *total += u->bytes;

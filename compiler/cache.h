@@ -8,10 +8,14 @@
 
 #include "refcl/compiler.h"
 
+/** An entry's file name: a 128-bit key in hex. */
+#define REFCL_CACHE_NAME_LENGTH 32
+
 struct refcl_cache_key {
     uint64_t hash[2];
     char dir[PATH_MAX];
-    char name[33]; /**< the entry's file name in dir: the key in hex */
+    char name[REFCL_CACHE_NAME_LENGTH + 1]; /**< the entry's file name in
+                                                dir: the key in hex */
 };
 
 /** The key of @p job; false when the cache is off (REFCL_CACHE=0) or has
