@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /** Layout version of everything in this header. */
-#define REFCL_ABI_VERSION 2u
+#define REFCL_ABI_VERSION 3u
 
 /** The name of the program's table in the shared object. */
 #define REFCL_ABI_TABLE_SYMBOL "refcl_program_table"
@@ -105,7 +105,13 @@ struct refcl_abi_printf {
  *   __local storage, as large as clSetKernelArg asked;
  * - a value of at most 8 bytes: its bytes, from the slot's first byte;
  * - a larger value (a vector, a struct): the address of a copy of it,
- *   aligned as refcl_arg_align (refcl/kernel.h) says.
+ *   aligned as refcl_arg_align (refcl/kernel.h) says;
+ * - an image: the address of its struct refcl_abi_image, valid while the
+ *   command runs;
+ * - a sampler: its REFCL_ABI_SAMPLER_* bits (the value OpenCL C's
+ *   CLK_NORMALIZED_COORDS_*, CLK_ADDRESS_* and CLK_FILTER_* constants
+ *   give it), zero-extended; compiled code sees a sampler_t whose address
+ *   is that number.
  * It is the runtime's union refcl_arg_value, seen as bytes.
  */
 typedef uint64_t refcl_abi_slot;
@@ -120,9 +126,56 @@ enum refcl_abi_arg_kind {
     REFCL_ABI_ARG_GLOBAL = 1,   /**< __global pointer */
     REFCL_ABI_ARG_CONSTANT = 2, /**< __constant pointer */
     REFCL_ABI_ARG_LOCAL = 3,    /**< __local pointer */
-    REFCL_ABI_ARG_UNSUPPORTED = 4 /**< an image, a sampler, a pipe: the
-                                       kernel cannot be created */
+    REFCL_ABI_ARG_IMAGE = 4,    /**< an image: `access` says read_only,
+                                     write_only or read_write, `type_name`
+                                     its type ("image2d_t") */
+    REFCL_ABI_ARG_SAMPLER = 5,  /**< sampler_t */
+    REFCL_ABI_ARG_UNSUPPORTED = 6 /**< a pipe: the kernel cannot be
+                                       created */
 };
+
+/**
+ * An image as compiled code reads and writes it: the argument slot of an
+ * image holds the address of one, which the runtime fills at enqueue.
+ * The texel at (x, y, z) of a 3D image, at (x, y) of layer z of a 2D array
+ * and at x of layer y of a 1D array starts at
+ *   data + x * element_size + y * row_pitch + z * slice_pitch
+ * (for a 1D array the layer is at y * slice_pitch: its slice_pitch is the
+ * bytes of one layer and row_pitch equals it). Its channels are stored in
+ * the order channel_order names them (CL_BGRA: blue first), each of
+ * channel_data_type, packed formats (CL_UNORM_SHORT_565, ...) as one
+ * integer whose most significant field is the first channel.
+ */
+struct refcl_abi_image {
+    unsigned char *data;        /**< the texel at (0, 0, 0) */
+    uint64_t row_pitch;         /**< bytes from a row to the next */
+    uint64_t slice_pitch;       /**< bytes from a slice or layer to the
+                                     next (0 for 1D and 2D images) */
+    uint32_t width;             /**< texels */
+    uint32_t height;            /**< rows; 1 for 1D images and arrays */
+    uint32_t depth;             /**< slices; 1 unless 3D */
+    uint32_t array_size;        /**< layers; 1 unless an array */
+    uint32_t channel_data_type; /**< CL_UNORM_INT8 ... (= CLK_ values) */
+    uint32_t channel_order;     /**< CL_RGBA ... (= CLK_ values) */
+    uint32_t element_size;      /**< bytes of one texel */
+    uint32_t num_channels;      /**< channels the order names (CL_RGBx:
+                                     4, CL_sRGBx: 4, CL_DEPTH: 1) */
+    uint32_t type;              /**< CL_MEM_OBJECT_IMAGE2D ... */
+    uint32_t reserved;          /**< 0 */
+};
+
+/** A sampler's bits (the argument slot; the values of OpenCL C's CLK_
+ *  constants): normalized coordinates, one addressing mode, one filter. */
+#define REFCL_ABI_SAMPLER_NORMALIZED 0x1u
+#define REFCL_ABI_SAMPLER_ADDRESS_NONE 0x0u
+#define REFCL_ABI_SAMPLER_CLAMP_TO_EDGE 0x2u
+#define REFCL_ABI_SAMPLER_CLAMP 0x4u
+#define REFCL_ABI_SAMPLER_REPEAT 0x6u
+#define REFCL_ABI_SAMPLER_MIRRORED_REPEAT 0x8u
+#define REFCL_ABI_SAMPLER_ADDRESS_MASK 0xEu
+#define REFCL_ABI_SAMPLER_NEAREST 0x10u
+#define REFCL_ABI_SAMPLER_LINEAR 0x20u
+#define REFCL_ABI_SAMPLER_FILTER_MASK 0x30u
 
 /** One argument of a kernel, and what clGetKernelArgInfo reports. */
 struct refcl_abi_arg {
