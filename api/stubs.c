@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Every entry point refcl does not implement yet: the calls on images,
- * samplers and pipes (none can be created: image/image.c), the commands
- * that need images, and the GL/EGL/Direct3D/DX9 sharing extensions.
- * Buffers and SVM live in memory/, kernels in kernel/.
+ * Every entry point refcl does not implement yet: the calls on pipes
+ * (none can be created) and the GL/EGL/Direct3D/DX9 sharing extensions.
+ * Buffers and SVM live in memory/, images and samplers in image/, kernels
+ * in kernel/.
  *
  * Each dispatch slot must point at a real function, and a caller holding a
  * bad handle is owed the spec's CL_INVALID_<TYPE>, not a crash. So each stub
  * validates its handle arguments in parameter order and, when all of them
- * pass, refuses with CL_INVALID_OPERATION. A memory object where an image
- * or a pipe is asked for is never one (none can exist): those arguments get
- * CL_INVALID_MEM_OBJECT whatever they are. Later issues replace the stubs
- * family by family with real implementations.
+ * pass, refuses with CL_INVALID_OPERATION. A memory object where a pipe
+ * is asked for is never one (none can exist): those arguments get
+ * CL_INVALID_MEM_OBJECT whatever they are.
  */
 #include "refcl/api.h"
 #include "refcl/error.h"
@@ -66,14 +65,12 @@ static cl_int check_wait_list(cl_uint count, const cl_event *list)
                             "valid events\"");
 }
 
-/* CL_INVALID_MEM_OBJECT "if image is not a valid image object" (or pipe
- * not a valid pipe object): refcl has neither, so a live buffer is not one
- * either. */
-static cl_int check_image_or_pipe(cl_mem mem)
+/* CL_INVALID_MEM_OBJECT "if pipe is not a valid pipe object": refcl has
+ * none, so no memory object is one. */
+static cl_int check_pipe(cl_mem mem)
 {
     (void)mem;
-    return REFCL_FAIL(CL_INVALID_MEM_OBJECT, "refcl has no image or pipe "
-                      "objects");
+    return REFCL_FAIL(CL_INVALID_MEM_OBJECT, "refcl has no pipe objects");
 }
 
 /* The way out of every entry point that returns an object or a pointer. */
@@ -93,116 +90,6 @@ static cl_int acquire_release(cl_command_queue queue, cl_uint num_objects,
         check_wait_list(num_events, wait_list));
 }
 
-/* Images. */
-
-cl_int CL_API_CALL refcl_clGetImageInfo(cl_mem image, cl_image_info param_name,
-                                        size_t param_value_size,
-                                        void *param_value,
-                                        size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(check_image_or_pipe(image));
-}
-
-/* Samplers. */
-
-cl_int CL_API_CALL refcl_clRetainSampler(cl_sampler sampler)
-{
-    return UNIMPLEMENTED(refcl_object_check(sampler, REFCL_SAMPLER));
-}
-
-cl_int CL_API_CALL refcl_clReleaseSampler(cl_sampler sampler)
-{
-    return UNIMPLEMENTED(refcl_object_check(sampler, REFCL_SAMPLER));
-}
-
-cl_int CL_API_CALL refcl_clGetSamplerInfo(cl_sampler sampler,
-                                          cl_sampler_info param_name,
-                                          size_t param_value_size,
-                                          void *param_value,
-                                          size_t *param_value_size_ret)
-{
-    return UNIMPLEMENTED(refcl_object_check(sampler, REFCL_SAMPLER));
-}
-
-/* Enqueued commands. */
-
-cl_int CL_API_CALL refcl_clEnqueueReadImage(
-    cl_command_queue queue, cl_mem image, cl_bool blocking_read,
-    const size_t *origin, const size_t *region, size_t row_pitch,
-    size_t slice_pitch, void *ptr, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_image_or_pipe(image),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueWriteImage(
-    cl_command_queue queue, cl_mem image, cl_bool blocking_write,
-    const size_t *origin, const size_t *region, size_t input_row_pitch,
-    size_t input_slice_pitch, const void *ptr, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_image_or_pipe(image),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueFillImage(
-    cl_command_queue queue, cl_mem image, const void *fill_color,
-    const size_t *origin, const size_t *region, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_image_or_pipe(image),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueCopyImage(
-    cl_command_queue queue, cl_mem src_image, cl_mem dst_image,
-    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-    cl_uint num_events, const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_image_or_pipe(src_image),
-                         check_image_or_pipe(dst_image),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueCopyImageToBuffer(
-    cl_command_queue queue, cl_mem src_image, cl_mem dst_buffer,
-    const size_t *src_origin, const size_t *region, size_t dst_offset,
-    cl_uint num_events, const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         check_image_or_pipe(src_image),
-                         refcl_object_check(dst_buffer, REFCL_MEM),
-                         check_wait_list(num_events, wait_list));
-}
-
-cl_int CL_API_CALL refcl_clEnqueueCopyBufferToImage(
-    cl_command_queue queue, cl_mem src_buffer, cl_mem dst_image,
-    size_t src_offset, const size_t *dst_origin, const size_t *region,
-    cl_uint num_events, const cl_event *wait_list, cl_event *event)
-{
-    return UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                         refcl_object_check(src_buffer, REFCL_MEM),
-                         check_image_or_pipe(dst_image),
-                         check_wait_list(num_events, wait_list));
-}
-
-void *CL_API_CALL refcl_clEnqueueMapImage(
-    cl_command_queue queue, cl_mem image, cl_bool blocking_map,
-    cl_map_flags map_flags, const size_t *origin, const size_t *region,
-    size_t *image_row_pitch, size_t *image_slice_pitch, cl_uint num_events,
-    const cl_event *wait_list, cl_event *event, cl_int *errcode_ret)
-{
-    return refuse(UNIMPLEMENTED(refcl_object_check(queue, REFCL_QUEUE),
-                                check_image_or_pipe(image),
-                                check_wait_list(num_events, wait_list)),
-                  errcode_ret);
-}
-
 /* Pipes. */
 
 cl_mem CL_API_CALL refcl_clCreatePipe(cl_context context, cl_mem_flags flags,
@@ -220,7 +107,7 @@ cl_int CL_API_CALL refcl_clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name,
                                        void *param_value,
                                        size_t *param_value_size_ret)
 {
-    return UNIMPLEMENTED(check_image_or_pipe(pipe));
+    return UNIMPLEMENTED(check_pipe(pipe));
 }
 
 /* GL and EGL sharing (cl_khr_gl_sharing, cl_khr_gl_event, cl_khr_egl_*). */

@@ -130,6 +130,11 @@ static const cl_name_version device_only_extensions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
     {CL_REFCL_DEVICE_CPUSET_EXTENSION_VERSION,
      CL_REFCL_DEVICE_CPUSET_EXTENSION_NAME},
+    /* image/: 3D images written by kernels, CL_DEPTH images, 2D images
+     * made from buffers (REFCL_IMAGE_ALIGNMENT). */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_depth_images"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
     /* memory/import.c: "cl_arm_import_memory will be reported if at least
      * one of the other extension strings is also reported". */
     {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
@@ -195,6 +200,10 @@ static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
+    /* image/ and compiler/lib's image functions. */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
 };
 
 /* The macros clang 15 leaves to the driver: the features it takes only as
@@ -209,6 +218,8 @@ static const char *const clang_feature_macros[] = {
     "-D__opencl_c_atomic_scope_device=1",
     "-D__opencl_c_atomic_scope_all_devices=1",
     "-D__OPENCL_VERSION__=300",
+    /* "__IMAGE_SUPPORT__ ... is set to 1 if images are supported". */
+    "-D__IMAGE_SUPPORT__=1",
     NULL,
 };
 
@@ -720,25 +731,29 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return answer_ulong(q, ATOMIC_ORDERS | ATOMIC_SCOPES |
                                    CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM);
 
-    /* No image support: every image and sampler limit "must be 0" or is
-     * only bounded "if CL_DEVICE_IMAGE_SUPPORT is CL_TRUE". */
+    /* Images (image/, docs/images.md): the limits of refcl/device.h. */
     case CL_DEVICE_IMAGE_SUPPORT:
-        return answer_bool(q, CL_FALSE);
+        return answer_bool(q, CL_TRUE);
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
     case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+        return answer_size(q, REFCL_IMAGE2D_MAX);
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
     case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
     case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+        return answer_size(q, REFCL_IMAGE3D_MAX);
     case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+        return answer_size(q, REFCL_IMAGE_MAX_BUFFER);
     case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-        return answer_size(q, 0);
+        return answer_size(q, REFCL_IMAGE_MAX_ARRAY);
     case CL_DEVICE_MAX_SAMPLERS:
+        return answer_uint(q, REFCL_MAX_SAMPLERS);
     case CL_DEVICE_MAX_READ_IMAGE_ARGS:
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
     case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+        return answer_uint(q, REFCL_MAX_IMAGE_ARGS);
     case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
     case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
-        return answer_uint(q, 0);
+        return answer_uint(q, REFCL_IMAGE_ALIGNMENT);
 
     /* Host command-queues (queue/queue.c: in-order or out-of-order,
      * profiling), and the optional OpenCL 2.x / 3.0 features: non-uniform

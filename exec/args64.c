@@ -31,16 +31,16 @@ struct refcl_args64_big {
 #define CONST CL_KERNEL_ARG_TYPE_CONST
 /* A buffer argument reaching `table` elements, whatever the range. */
 #define BUFFER(n, type, kind, q, table)                                   \
-    {n, #type "*", kind, q, sizeof(cl_##type), REFCL_EXTENT_TABLE, table}
+    {n, #type "*", kind, q, sizeof(cl_##type), REFCL_EXTENT_TABLE, table, 0}
 #define LOCAL(n, type)                                                    \
     {n, #type "*", REFCL_ARG_LOCAL, NONE, sizeof(cl_##type),             \
-     REFCL_EXTENT_GROUP_ITEMS, 0}
+     REFCL_EXTENT_GROUP_ITEMS, 0, 0}
 #define VALUE(type)                                                       \
     {"v_" #type, #type, REFCL_ARG_SCALAR, NONE, sizeof(cl_##type),       \
-     REFCL_EXTENT_NONE, 0}
+     REFCL_EXTENT_NONE, 0, 0}
 #define STRUCT(n, type)                                                   \
     {n, "struct " #type, REFCL_ARG_SCALAR, NONE, sizeof(struct type),    \
-     REFCL_EXTENT_NONE, 0}
+     REFCL_EXTENT_NONE, 0, 0}
 
 /* ulongs of `out`: one record per argument after it, each a multiple of
  * 8 bytes (args64_record). */

@@ -23,10 +23,10 @@
 
 /* Argument descriptions. */
 #define GLOBAL(n, type, q, extent)                                      \
-    {n, #type "*", REFCL_ARG_GLOBAL, q, sizeof(cl_##type), extent, 0}
+    {n, #type "*", REFCL_ARG_GLOBAL, q, sizeof(cl_##type), extent, 0, 0}
 #define SCALAR(n, type)                                                 \
     {n, #type, REFCL_ARG_SCALAR, CL_KERNEL_ARG_TYPE_NONE, sizeof(cl_##type), \
-     REFCL_EXTENT_NONE, 0}
+     REFCL_EXTENT_NONE, 0, 0}
 #define CONST CL_KERNEL_ARG_TYPE_CONST
 #define NONE CL_KERNEL_ARG_TYPE_NONE
 
@@ -109,7 +109,7 @@ static const struct refcl_arg_desc lookup_uchar_args[] = {
     GLOBAL("dst", uchar, NONE, REFCL_EXTENT_ITEMS),
     GLOBAL("src", uchar, CONST, REFCL_EXTENT_ITEMS),
     {"table", "uchar*", REFCL_ARG_CONSTANT, CONST, sizeof(cl_uchar),
-     REFCL_EXTENT_TABLE, 256},
+     REFCL_EXTENT_TABLE, 256, 0},
 };
 
 /* ---- refcl_saxpy_float(float a, global const float *x,
@@ -184,7 +184,7 @@ static const struct refcl_arg_desc reduce_add_uint_args[] = {
     GLOBAL("src", uint, CONST, REFCL_EXTENT_ITEMS),
     GLOBAL("sums", uint, NONE, REFCL_EXTENT_GROUPS),
     {"scratch", "uint*", REFCL_ARG_LOCAL, NONE, sizeof(cl_uint),
-     REFCL_EXTENT_GROUP_ITEMS, 0},
+     REFCL_EXTENT_GROUP_ITEMS, 0, 0},
 };
 
 /* ---- the table ---------------------------------------------------------- */

@@ -10,16 +10,16 @@
 #include "refcl/exec.h"
 #include "refcl/memory.h"
 
-/* Every memory object refcl makes is a buffer (no images or pipes can be
- * created: image/image.c), so a live memory object of the kernel's context
- * is a buffer argument. "The memory object must be created with the
- * context associated with the kernel object": one of another context is
- * no valid memory object for it. */
+/* A buffer argument is a live buffer, not an image. "The memory object
+ * must be created with the context associated with the kernel object": one
+ * of another context is no valid memory object for it. */
 cl_int refcl_kernel_buffer_check(const struct _cl_context *context,
                                  const struct _cl_mem *mem)
 {
     if (!refcl_object_valid(mem, REFCL_MEM))
         return refcl_invalid_handle(mem, REFCL_MEM);
+    if (!refcl_mem_is_buffer(mem))
+        return refcl_mem_not_buffer();
     return mem->context == context
                ? CL_SUCCESS
                : REFCL_FAIL(CL_INVALID_MEM_OBJECT, "\"The memory object "

@@ -78,16 +78,26 @@ static struct refcl_arg_desc arg_describe(const struct refcl_abi_arg *a)
         [REFCL_ABI_ARG_GLOBAL] = REFCL_ARG_GLOBAL,
         [REFCL_ABI_ARG_CONSTANT] = REFCL_ARG_CONSTANT,
         [REFCL_ABI_ARG_LOCAL] = REFCL_ARG_LOCAL,
+        [REFCL_ABI_ARG_IMAGE] = REFCL_ARG_IMAGE,
+        [REFCL_ABI_ARG_SAMPLER] = REFCL_ARG_SAMPLER,
     };
     bool pointer = a->kind != REFCL_ABI_ARG_VALUE;
+    bool image = a->kind == REFCL_ABI_ARG_IMAGE;
+    size_t size = pointer ? (a->align ? a->align : 1) : a->size;
+    if (image)
+        size = sizeof(struct refcl_abi_image);
+    else if (a->kind == REFCL_ABI_ARG_SAMPLER)
+        size = sizeof(cl_ulong);
     return (struct refcl_arg_desc){
         .name = a->name,
         .type_name = a->type_name,
         .kind = kinds[a->kind],
         .qualifier = a->type_qualifier,
-        /* Pointers: the alignment enqueues check their addresses for. */
-        .size = pointer ? (a->align ? a->align : 1) : a->size,
+        /* Pointers: the alignment enqueues check their addresses for;
+         * images: the descriptor the enqueue fills. */
+        .size = size,
         .extent = REFCL_EXTENT_NONE,
+        .access = image ? a->access : 0,
     };
 }
 
@@ -120,13 +130,12 @@ compiled_make(const struct _cl_program *program,
 static cl_int supported_check(const struct refcl_abi_kernel *k)
 {
     for (uint32_t i = 0; i < k->num_args; i++)
-        if (k->args[i].kind > REFCL_ABI_ARG_LOCAL)
-            /* refcl's devices have no images (CL_DEVICE_IMAGE_SUPPORT is
-             * CL_FALSE) and no pipes: no executable can run the kernel as
-             * its source defines it. */
+        if (k->args[i].kind > REFCL_ABI_ARG_SAMPLER)
+            /* refcl's devices have no pipes: no executable can run the
+             * kernel as its source defines it. */
             return REFCL_FAIL(CL_INVALID_KERNEL_DEFINITION, "kernel %.64s, "
-                              "argument %u (%.64s): an image, sampler or "
-                              "pipe, which refcl's devices do not have",
+                              "argument %u (%.64s): a pipe, which refcl's "
+                              "devices do not have",
                               k->name, i, k->args[i].type_name);
     return CL_SUCCESS;
 }

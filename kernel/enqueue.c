@@ -40,6 +40,7 @@
 #include "refcl/device.h"
 #include "refcl/event.h"
 #include "refcl/exec.h"
+#include "refcl/image.h"
 #include "refcl/kernel.h"
 #include "refcl/kernel_abi.h"
 #include "refcl/memory.h"
@@ -343,6 +344,31 @@ static cl_int pointer_arg(struct refcl_launch *c,
     return CL_SUCCESS;
 }
 
+/* An image argument: the image still there, its bytes made, its
+ * descriptor filled in the command's copy, the image held. */
+static cl_int image_take(struct refcl_launch *c,
+                         const struct _cl_kernel *kernel, cl_uint i)
+{
+    struct _cl_mem *mem = kernel->args[i].mem;
+    if (!refcl_object_valid(mem, REFCL_MEM) ||
+        mem->context != kernel->context)
+        return REFCL_FAIL(CL_INVALID_KERNEL_ARGS, "argument %u: an image "
+                          "released since it was set", i);
+    if (c->desc->args[i].access != CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+        refcl_mem_writable(mem) != CL_SUCCESS)
+        return REFCL_FAIL(CL_INVALID_OPERATION, "argument %u: an image of "
+                          "read-only memory the kernel writes", i);
+    void *bytes = refcl_mem_address(mem);
+    if (!bytes)
+        return REFCL_FAIL(CL_MEM_OBJECT_ALLOCATION_FAILURE, "argument %u: "
+                          "\"if there is a failure to allocate memory for "
+                          "data store associated with image or buffer "
+                          "objects specified as arguments to kernel\"", i);
+    refcl_image_describe(mem, bytes, c->args[i].ptr);
+    c->held[i] = mem;
+    return CL_SUCCESS;
+}
+
 /* Takes the snapshot of argument @p i, checking that every work-item
  * stays within what it points to. */
 static cl_int arg_take(struct refcl_launch *c,
@@ -353,6 +379,11 @@ static cl_int arg_take(struct refcl_launch *c,
     size_t need = size_mul(reach_elements(desc, &c->range), desc->size);
     struct reach reach = {NULL, 0};
     switch (desc->kind) {
+    case REFCL_ARG_IMAGE:
+        return image_take(c, kernel, i);
+    case REFCL_ARG_SAMPLER:
+        c->args[i] = arg->value;
+        return CL_SUCCESS;
     case REFCL_ARG_SCALAR:
         if (refcl_arg_inline(desc))
             c->args[i] = arg->value;

@@ -90,6 +90,8 @@ address_qualifier(enum refcl_arg_kind kind)
 {
     switch (kind) {
     case REFCL_ARG_GLOBAL:
+    case REFCL_ARG_IMAGE: /* "image objects are always allocated from the
+                             global address space" */
         return CL_KERNEL_ARG_ADDRESS_GLOBAL;
     case REFCL_ARG_CONSTANT:
         return CL_KERNEL_ARG_ADDRESS_CONSTANT;
@@ -120,8 +122,8 @@ cl_int CL_API_CALL refcl_clGetKernelArgInfo(
     cl_kernel_arg_address_qualifier address;
     /* "If argument is not an image type and is not declared with the pipe
      * qualifier, CL_KERNEL_ARG_ACCESS_NONE is returned." */
-    /* refcl runs no kernel with an image or a pipe argument. */
-    const cl_kernel_arg_access_qualifier access = CL_KERNEL_ARG_ACCESS_NONE;
+    const cl_kernel_arg_access_qualifier access =
+        arg->access ? arg->access : CL_KERNEL_ARG_ACCESS_NONE;
     switch (param_name) {
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
         address = address_qualifier(arg->kind);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "refcl/api.h"
+#include "refcl/image.h"
 #include "refcl/kernel.h"
 #include "refcl/kernel_abi.h"
 #include "refcl/program.h"
@@ -369,6 +370,76 @@ static cl_int buffer_arg(const struct _cl_kernel *kernel,
     return status;
 }
 
+/* An image: "If the argument is an image object, the arg_value pointer
+ * cannot be NULL"; CL_INVALID_MEM_OBJECT "for an argument declared to be a
+ * memory object when the specified arg_value is not a valid memory
+ * object"; CL_INVALID_ARG_VALUE "if the argument is an image declared with
+ * the read_only qualifier and arg_value refers to an image object created
+ * with cl_mem_flags of CL_MEM_WRITE_ONLY or if the image argument is
+ * declared with the write_only qualifier and arg_value refers to an image
+ * object created with cl_mem_flags of CL_MEM_READ_ONLY", and for an image
+ * of another type than the argument's. */
+static cl_int image_arg(const struct _cl_kernel *kernel,
+                        const struct refcl_arg_desc *desc,
+                        struct refcl_kernel_arg *arg, size_t arg_size,
+                        const void *arg_value)
+{
+    if (arg_size != sizeof(cl_mem))
+        return REFCL_FAIL(CL_INVALID_ARG_SIZE, "arg_size %zu: \"if the "
+                          "argument is a memory object and arg_size != "
+                          "sizeof(cl_mem)\"", arg_size);
+    cl_mem mem = NULL;
+    if (arg_value)
+        memcpy(&mem, arg_value, sizeof(mem));
+    if (!mem)
+        return REFCL_FAIL(CL_INVALID_ARG_VALUE, "no image: \"If the argument "
+                          "is an image object, the arg_value pointer cannot "
+                          "be NULL or point to a NULL value\"");
+    cl_int status = refcl_image_check(mem, kernel->context);
+    if (status != CL_SUCCESS)
+        return status == CL_INVALID_CONTEXT
+                   ? REFCL_FAIL(CL_INVALID_MEM_OBJECT, "an image of another "
+                                "context")
+                   : status;
+    if (!refcl_image_matches(mem, desc->type_name))
+        return REFCL_FAIL(CL_INVALID_ARG_VALUE, "an image of type 0x%X for "
+                          "an argument of type %s", mem->type,
+                          desc->type_name);
+    bool reads = desc->access != CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+    bool writes = desc->access != CL_KERNEL_ARG_ACCESS_READ_ONLY;
+    if ((reads && (mem->flags & CL_MEM_WRITE_ONLY)) ||
+        (writes && (mem->flags & CL_MEM_READ_ONLY)))
+        return REFCL_FAIL(CL_INVALID_ARG_VALUE, "an image created %s for a "
+                          "%s argument",
+                          mem->flags & CL_MEM_WRITE_ONLY
+                              ? "CL_MEM_WRITE_ONLY" : "CL_MEM_READ_ONLY",
+                          reads ? "read_only" : "write_only");
+    void *copy = arg->value.ptr; /* the descriptor's place */
+    *arg = (struct refcl_kernel_arg){.set = true, .mem = mem,
+                                     .value.ptr = copy};
+    return CL_SUCCESS;
+}
+
+/* A sampler: CL_INVALID_SAMPLER "for an argument declared to be of type
+ * sampler_t when the specified arg_value is not a valid sampler object";
+ * the argument keeps its bits. */
+static cl_int sampler_arg(struct refcl_kernel_arg *arg, size_t arg_size,
+                          const void *arg_value)
+{
+    if (arg_size != sizeof(cl_sampler))
+        return REFCL_FAIL(CL_INVALID_ARG_SIZE, "arg_size %zu: \"if the "
+                          "argument is a sampler object and arg_size != "
+                          "sizeof(cl_sampler)\"", arg_size);
+    cl_sampler sampler = NULL;
+    if (arg_value)
+        memcpy(&sampler, arg_value, sizeof(sampler));
+    if (!refcl_object_valid(sampler, REFCL_SAMPLER))
+        return refcl_invalid_handle(sampler, REFCL_SAMPLER);
+    *arg = (struct refcl_kernel_arg){
+        .set = true, .value.u64 = refcl_sampler_bits(sampler)};
+    return CL_SUCCESS;
+}
+
 /* An argument passed by value: "arg_value points to the data that is used
  * as the kernel argument value". */
 static cl_int scalar_arg(const struct refcl_arg_desc *desc,
@@ -410,6 +481,10 @@ cl_int CL_API_CALL refcl_clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
     case REFCL_ARG_GLOBAL:
     case REFCL_ARG_CONSTANT:
         return buffer_arg(kernel, arg, arg_size, arg_value);
+    case REFCL_ARG_IMAGE:
+        return image_arg(kernel, desc, arg, arg_size, arg_value);
+    case REFCL_ARG_SAMPLER:
+        return sampler_arg(arg, arg_size, arg_value);
     default:
         return scalar_arg(desc, arg, arg_size, arg_value);
     }

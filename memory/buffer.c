@@ -67,6 +67,7 @@ struct _cl_mem *refcl_mem_create(struct _cl_context *context,
         refcl_mem_retain(parent);
         mem->parent = parent;
     }
+    mem->type = CL_MEM_OBJECT_BUFFER;
     mem->flags = flags;
     mem->storage = storage;
     atomic_init(&mem->address, address);
@@ -113,6 +114,7 @@ static void mem_destroy(struct _cl_mem *mem)
     /* Mappings the application never unmapped go with the object. */
     refcl_mappings_drop(mem);
     storage_release(mem);
+    free(mem->image);
     free(mem->properties);
     pthread_mutex_destroy(&mem->map_lock);
     refcl_object_free(&mem->obj);
@@ -154,9 +156,9 @@ void *refcl_mem_materialize(struct _cl_mem *mem)
     }
     if (mem == root)
         return base;
-    atomic_store_explicit(&mem->address, base + mem->origin,
-                          memory_order_release);
-    return base + mem->origin;
+    char *address = base + refcl_mem_root_offset(mem);
+    atomic_store_explicit(&mem->address, address, memory_order_release);
+    return address;
 }
 
 cl_int refcl_mem_check(const struct _cl_mem *mem,

@@ -3,7 +3,8 @@
  * What the memory commands of memory/ share: the checks every one starts
  * with, the payload header that holds their memory objects, the enqueue,
  * and the byte movers that spread large copies and fills over the
- * device's compute units. Private to memory/.
+ * device's compute units. Shared by memory/ and the image layer above it,
+ * whose commands are memory commands too.
  */
 #ifndef REFCL_MEMORY_COMMAND_H
 #define REFCL_MEMORY_COMMAND_H
@@ -21,6 +22,13 @@
 cl_int refcl_command_check(const struct _cl_command_queue *queue,
                            struct _cl_mem *const *mems, size_t count,
                            cl_uint num_events, const cl_event *wait_list);
+
+/** refcl_command_check for a command that takes images as well as
+ *  buffers. */
+cl_int refcl_command_check_objects(const struct _cl_command_queue *queue,
+                                   struct _cl_mem *const *mems, size_t count,
+                                   cl_uint num_events,
+                                   const cl_event *wait_list);
 
 /** The memory objects a command holds, retained: the first member of
  *  every payload that refcl_hold_release frees. */

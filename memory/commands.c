@@ -19,9 +19,12 @@
 
 /* ---- shared by every memory command ----------------------------------- */
 
-cl_int refcl_command_check(const struct _cl_command_queue *queue,
-                           struct _cl_mem *const *mems, size_t count,
-                           cl_uint num_events, const cl_event *wait_list)
+/* The checks of refcl_command_check; @p buffers: each object must be a
+ * buffer. */
+static cl_int command_check(const struct _cl_command_queue *queue,
+                            struct _cl_mem *const *mems, size_t count,
+                            bool buffers, cl_uint num_events,
+                            const cl_event *wait_list)
 {
     /* CL_INVALID_COMMAND_QUEUE "if command_queue is not a valid host
      * command-queue". */
@@ -34,8 +37,25 @@ cl_int refcl_command_check(const struct _cl_command_queue *queue,
         cl_int status = refcl_mem_check(mems[i], queue->context);
         if (status != CL_SUCCESS)
             return status;
+        if (buffers && !refcl_mem_is_buffer(mems[i]))
+            return refcl_mem_not_buffer();
     }
     return refcl_wait_list_check(queue->context, num_events, wait_list);
+}
+
+cl_int refcl_command_check(const struct _cl_command_queue *queue,
+                           struct _cl_mem *const *mems, size_t count,
+                           cl_uint num_events, const cl_event *wait_list)
+{
+    return command_check(queue, mems, count, true, num_events, wait_list);
+}
+
+cl_int refcl_command_check_objects(const struct _cl_command_queue *queue,
+                                   struct _cl_mem *const *mems, size_t count,
+                                   cl_uint num_events,
+                                   const cl_event *wait_list)
+{
+    return command_check(queue, mems, count, false, num_events, wait_list);
 }
 
 void refcl_hold_release(void *payload)
@@ -351,8 +371,8 @@ cl_int CL_API_CALL refcl_clEnqueueMigrateMemObjects(
                           "zero or if mem_objects is NULL\"",
                           mem_objects ? "num_mem_objects 0"
                                       : "mem_objects NULL");
-    cl_int status = refcl_command_check(queue, mem_objects, num_mem_objects,
-                                        num_events, wait_list);
+    cl_int status = refcl_command_check_objects(
+        queue, mem_objects, num_mem_objects, num_events, wait_list);
     if (status != CL_SUCCESS)
         return status;
     /* CL_INVALID_VALUE "if flags is not 0 or is not any of the values

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * clGetMemObjectInfo: every OpenCL 3.0 memory object query. refcl has
- * buffers only (images and pipes cannot be created), so the sharing
- * extensions' queries (Direct3D, DX9 media surfaces) and
- * CL_MEM_DEVICE_ADDRESS_EXT are unknown names.
+ * clGetMemObjectInfo: every OpenCL 3.0 memory object query, of buffers and
+ * images alike (pipes cannot be created). The sharing extensions' queries
+ * (Direct3D, DX9 media surfaces) and CL_MEM_DEVICE_ADDRESS_EXT are
+ * unknown names.
  */
 #include "refcl/api.h"
 #include "refcl/info.h"
@@ -28,7 +28,7 @@ cl_int CL_API_CALL refcl_clGetMemObjectInfo(cl_mem memobj,
     size_t size;
     switch (param_name) {
     case CL_MEM_TYPE:
-        v.type = CL_MEM_OBJECT_BUFFER;
+        v.type = memobj->type;
         size = sizeof(v.type);
         break;
     case CL_MEM_FLAGS:
@@ -58,7 +58,8 @@ cl_int CL_API_CALL refcl_clGetMemObjectInfo(cl_mem memobj,
         break;
     case CL_MEM_ASSOCIATED_MEMOBJECT:
         /* "the memory object specified as buffer argument to
-         * clCreateSubBuffer ... Otherwise, returns NULL." */
+         * clCreateSubBuffer", or "mem_object argument specified in
+         * cl_image_desc" ... "Otherwise, returns NULL." */
         v.handle = memobj->parent;
         size = sizeof(v.handle);
         break;

@@ -2,6 +2,7 @@
 /*
  * clEnqueueMapBuffer and clEnqueueUnmapMemObject, zero-copy: the device's
  * memory is the host's, so a map returns a pointer into the buffer itself
+ * (or the image: image/commands.c maps through refcl_map_enqueue)
  * (host_ptr + offset for a CL_MEM_USE_HOST_PTR buffer) and neither command
  * moves a byte; both still take their place in the queue's order.
  *
@@ -169,11 +170,52 @@ static cl_int map_check(cl_command_queue queue, cl_mem buffer,
                           offset, size, buffer->size);
     if (size == 0)
         return REFCL_FAIL(CL_INVALID_VALUE, "size 0: \"if size is zero\"");
-    if (!map_flags_valid(map_flags))
+    return refcl_map_flags_check(buffer, map_flags);
+}
+
+cl_int refcl_map_flags_check(const struct _cl_mem *mem, cl_map_flags flags)
+{
+    if (!map_flags_valid(flags))
         return REFCL_FAIL(CL_INVALID_VALUE, "map_flags 0x%llX: \"if values "
                           "specified in map_flags are not valid\"",
-                          (unsigned long long)map_flags);
-    return map_access_check(buffer, map_flags);
+                          (unsigned long long)flags);
+    return map_access_check(mem, flags);
+}
+
+void *refcl_map_enqueue(struct _cl_command_queue *queue, struct _cl_mem *mem,
+                        cl_command_type type, cl_bool blocking,
+                        cl_map_flags map_flags, size_t offset, size_t size,
+                        cl_uint num_events, const cl_event *wait_list,
+                        cl_event *event, cl_int *errcode_ret)
+{
+    char *bytes = refcl_mem_address(mem);
+    if (!bytes)
+        return refcl_errcode(NULL, refcl_mem_store_failed(), errcode_ret);
+    struct refcl_mapping *m = malloc(sizeof(*m));
+    if (!m)
+        return refcl_errcode(NULL,
+                             REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
+                                        "no memory for the mapping"),
+                             errcode_ret);
+    /* "The pointer value returned by clEnqueueMapBuffer will be derived
+     * from the host_ptr specified when the buffer object is created": the
+     * bytes are the object's own, whatever their origin. */
+    *m = (struct refcl_mapping){mem, bytes + offset,
+                                refcl_mem_root_offset(mem) + offset, size,
+                                (map_flags & MAP_WRITES) != 0, NULL};
+    struct _cl_mem *root = refcl_mem_root(mem);
+    cl_int status = mapping_add(root, m, true);
+    if (status == CL_SUCCESS)
+        status = enqueue_hold(queue, type, blocking, mem, num_events,
+                              wait_list, event);
+    if (status != CL_SUCCESS) {
+        /* A blocking map whose wait list failed, or no memory: no pointer
+         * was handed out, so there is nothing to unmap. */
+        mapping_unlink(root, m);
+        free(m);
+        return refcl_errcode(NULL, status, errcode_ret);
+    }
+    return refcl_errcode(m->ptr, CL_SUCCESS, errcode_ret);
 }
 
 void *CL_API_CALL refcl_clEnqueueMapBuffer(
@@ -185,34 +227,9 @@ void *CL_API_CALL refcl_clEnqueueMapBuffer(
                               num_events, wait_list);
     if (status != CL_SUCCESS)
         return refcl_errcode(NULL, status, errcode_ret);
-    char *bytes = refcl_mem_address(buffer);
-    if (!bytes)
-        return refcl_errcode(NULL, refcl_mem_store_failed(), errcode_ret);
-    struct refcl_mapping *m = malloc(sizeof(*m));
-    if (!m)
-        return refcl_errcode(NULL,
-                             REFCL_FAIL(CL_OUT_OF_HOST_MEMORY,
-                                        "no memory for the mapping"),
-                             errcode_ret);
-    /* "The pointer value returned by clEnqueueMapBuffer will be derived
-     * from the host_ptr specified when the buffer object is created": the
-     * bytes are the buffer's own, whatever their origin. */
-    *m = (struct refcl_mapping){buffer, bytes + offset,
-                                buffer->origin + offset, size,
-                                (map_flags & MAP_WRITES) != 0, NULL};
-    struct _cl_mem *root = refcl_mem_root(buffer);
-    status = mapping_add(root, m, true);
-    if (status == CL_SUCCESS)
-        status = enqueue_hold(queue, CL_COMMAND_MAP_BUFFER, blocking_map,
-                              buffer, num_events, wait_list, event);
-    if (status != CL_SUCCESS) {
-        /* A blocking map whose wait list failed, or no memory: no pointer
-         * was handed out, so there is nothing to unmap. */
-        mapping_unlink(root, m);
-        free(m);
-        return refcl_errcode(NULL, status, errcode_ret);
-    }
-    return refcl_errcode(m->ptr, CL_SUCCESS, errcode_ret);
+    return refcl_map_enqueue(queue, buffer, CL_COMMAND_MAP_BUFFER,
+                             blocking_map, map_flags, offset, size, num_events,
+                             wait_list, event, errcode_ret);
 }
 
 cl_int CL_API_CALL refcl_clEnqueueUnmapMemObject(
@@ -220,7 +237,7 @@ cl_int CL_API_CALL refcl_clEnqueueUnmapMemObject(
     cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     cl_int status =
-        refcl_command_check(queue, &memobj, 1, num_events, wait_list);
+        refcl_command_check_objects(queue, &memobj, 1, num_events, wait_list);
     if (status != CL_SUCCESS)
         return status;
     /* CL_INVALID_VALUE "if mapped_ptr is not a valid pointer returned by

@@ -129,14 +129,26 @@ static cl_int enqueue_rect(struct _cl_command_queue *queue,
                            cl_uint num_events, const cl_event *wait_list,
                            cl_event *event)
 {
+    struct refcl_rect_copy copy = {
+        dst + to->offset, src + from->offset,
+        {region[0], region[1], region[2]},
+        to->row, to->slice, from->row, from->slice};
+    return refcl_enqueue_rect(queue, type, blocking, a, b, &copy, num_events,
+                              wait_list, event);
+}
+
+cl_int refcl_enqueue_rect(struct _cl_command_queue *queue,
+                          cl_command_type type, cl_bool blocking,
+                          struct _cl_mem *a, struct _cl_mem *b,
+                          const struct refcl_rect_copy *copy,
+                          cl_uint num_events, const cl_event *wait_list,
+                          cl_event *event)
+{
     struct rect_command *r = malloc(sizeof(*r));
     if (!r)
         return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     refcl_hold_take(&r->hold, a, b);
-    r->copy = (struct refcl_rect_copy){
-        dst + to->offset, src + from->offset,
-        {region[0], region[1], region[2]},
-        to->row, to->slice, from->row, from->slice};
+    r->copy = *copy;
     return refcl_mem_enqueue(queue, type, blocking, num_events, wait_list,
                              event, &rect_ops, r);
 }

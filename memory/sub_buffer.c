@@ -104,6 +104,8 @@ cl_mem CL_API_CALL refcl_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
     if (!refcl_object_valid(buffer, REFCL_MEM))
         return refcl_errcode(NULL, refcl_invalid_handle(buffer, REFCL_MEM),
                              errcode_ret);
+    if (!refcl_mem_is_buffer(buffer))
+        return refcl_errcode(NULL, refcl_mem_not_buffer(), errcode_ret);
     if (buffer->parent)
         return refcl_errcode(NULL,
                              REFCL_FAIL(CL_INVALID_MEM_OBJECT, "\"if buffer "

@@ -262,4 +262,20 @@ const struct refcl_builtin_list *refcl_device_builtins(void);
  *  every allocation and of every sub-buffer's origin. */
 #define REFCL_MEM_BASE_ALIGN 128u
 
+/* The image limits every refcl device reports (CL_DEVICE_IMAGE*): twice
+ * or more the full profile's minimums (16384, 2048, 2048, 65536), a size
+ * where one image of the largest texel still fits the smallest
+ * CL_DEVICE_MAX_MEM_ALLOC_SIZE refcl reports in one dimension; a larger
+ * image in bytes is refused by that limit (CL_INVALID_IMAGE_SIZE). */
+#define REFCL_IMAGE2D_MAX 32768u         /**< width and height */
+#define REFCL_IMAGE3D_MAX 8192u          /**< width, height, depth */
+#define REFCL_IMAGE_MAX_ARRAY 4096u      /**< layers of an array */
+#define REFCL_IMAGE_MAX_BUFFER (1u << 27) /**< texels of a 1D buffer image */
+#define REFCL_MAX_SAMPLERS 32u           /**< sampler arguments ("16") */
+#define REFCL_MAX_IMAGE_ARGS 128u        /**< read, write and read-write */
+/** CL_DEVICE_IMAGE_PITCH_ALIGNMENT and _BASE_ADDRESS_ALIGNMENT, in
+ *  texels: a row of a 2D image made from a buffer, and the buffer's
+ *  start, need only be whole texels apart. */
+#define REFCL_IMAGE_ALIGNMENT 1u
+
 #endif /* REFCL_DEVICE_H */

@@ -30,6 +30,9 @@ enum refcl_arg_kind {
     REFCL_ARG_GLOBAL,   /**< __global pointer: a buffer or an SVM pointer */
     REFCL_ARG_CONSTANT, /**< __constant pointer: likewise, read only */
     REFCL_ARG_LOCAL,    /**< __local pointer: only its size is given */
+    REFCL_ARG_IMAGE,    /**< an image: `size` is that of the struct
+                             refcl_abi_image its value points to */
+    REFCL_ARG_SAMPLER,  /**< sampler_t: its REFCL_ABI_SAMPLER_* bits */
 };
 
 /**
@@ -57,6 +60,10 @@ struct refcl_arg_desc {
     size_t size;         /**< a scalar's size; a pointer's element size */
     enum refcl_arg_extent extent;
     size_t table;        /**< REFCL_EXTENT_TABLE: elements */
+    /** CL_KERNEL_ARG_ACCESS_QUALIFIER of an image: read_only, write_only
+     *  or read_write; 0 for every other argument (CL_KERNEL_ARG_ACCESS_NONE
+     *  is reported then). */
+    cl_kernel_arg_access_qualifier access;
 };
 
 /** An argument's value as the kernel's code sees it: one per argument,
@@ -138,8 +145,9 @@ const cl_name_version *refcl_builtin_versions(size_t *count);
  *  (pointers, __local sizes, by-value arguments of up to 8 bytes). */
 static inline bool refcl_arg_inline(const struct refcl_arg_desc *desc)
 {
-    return desc->kind != REFCL_ARG_SCALAR ||
-           desc->size <= sizeof(union refcl_arg_value);
+    bool copied = desc->kind == REFCL_ARG_SCALAR ||
+                  desc->kind == REFCL_ARG_IMAGE;
+    return !copied || desc->size <= sizeof(union refcl_arg_value);
 }
 
 /** The most alignment a by-value argument's copy gets: that of a vector

@@ -28,14 +28,22 @@ enum refcl_mem_storage {
 };
 
 struct refcl_mem_destructor; /* one clSetMemObjectDestructorCallback */
+struct _cl_command_queue;
+struct refcl_image;          /* an image's format and shape (refcl/image.h) */
 struct refcl_mapping;        /* one clEnqueueMapBuffer not yet unmapped */
 
 struct _cl_mem {
     struct refcl_object obj;        /**< obj.parent: the context */
     struct _cl_context *context;    /**< retained */
-    /** A sub-buffer's buffer (retained: it outlives its sub-buffers), else
-     *  NULL. */
+    /** The memory object whose bytes this one shares (retained: it outlives
+     *  this one): a sub-buffer's buffer, an image's buffer or image
+     *  (CL_MEM_ASSOCIATED_MEMOBJECT); else NULL. */
     struct _cl_mem *parent;
+    /** CL_MEM_TYPE: CL_MEM_OBJECT_BUFFER, or an image's type. */
+    cl_mem_object_type type;
+    /** An image's format and shape (image/, one allocation freed with the
+     *  object), else NULL. */
+    struct refcl_image *image;
     /** Host address of byte 0 (refcl_mem_address). NULL for refcl's own
      *  storage until a command first needs it, and for a sub-buffer of
      *  such a buffer until then. */
@@ -97,10 +105,22 @@ static inline size_t refcl_mem_size(const struct _cl_mem *mem)
     return mem->size;
 }
 
-/** The buffer that owns @p mem's bytes: its parent, or @p mem itself. */
+/** The memory object that owns @p mem's bytes: the last of its parents
+ *  (an image over a sub-buffer has two), or @p mem itself. */
 static inline struct _cl_mem *refcl_mem_root(struct _cl_mem *mem)
 {
-    return mem->parent ? mem->parent : mem;
+    while (mem->parent)
+        mem = mem->parent;
+    return mem;
+}
+
+/** Where @p mem's bytes start in those of refcl_mem_root(@p mem). */
+static inline size_t refcl_mem_root_offset(const struct _cl_mem *mem)
+{
+    size_t offset = 0;
+    for (; mem->parent; mem = mem->parent)
+        offset += mem->origin;
+    return offset;
 }
 
 /** One more reference, for a command that uses @p mem (the caller holds
@@ -124,6 +144,21 @@ void refcl_mem_release(struct _cl_mem *mem);
  */
 cl_int refcl_mem_check(const struct _cl_mem *mem,
                        const struct _cl_context *context);
+
+/** True if @p mem (live) is a buffer: not an image. */
+static inline bool refcl_mem_is_buffer(const struct _cl_mem *mem)
+{
+    return mem->type == CL_MEM_OBJECT_BUFFER;
+}
+
+/** CL_INVALID_MEM_OBJECT "if buffer is not a valid buffer object": @p mem
+ *  (live) is an image. */
+static inline cl_int refcl_mem_not_buffer(void)
+{
+    return REFCL_FAIL(CL_INVALID_MEM_OBJECT, "an image where a buffer is "
+                      "asked for: \"if buffer is not a valid buffer "
+                      "object\"");
+}
 
 /**
  * Allocates @p size bytes aligned to @p alignment (a power of two, at most
@@ -247,6 +282,26 @@ bool refcl_svm_find(const struct _cl_context *context, const void *ptr,
 
 /** Frees every SVM allocation still there (library unload). */
 void refcl_svm_teardown(void);
+
+/**
+ * CL_INVALID_VALUE "if values specified in map_flags are not valid", then
+ * CL_INVALID_OPERATION where @p mem's host-access flags forbid the map
+ * (memory/map.c).
+ */
+cl_int refcl_map_flags_check(const struct _cl_mem *mem, cl_map_flags flags);
+
+/**
+ * The map command of every memory object, its arguments checked: records
+ * the mapping of @p size bytes from @p offset of @p mem's bytes (for an
+ * image, from its region's first texel to its last) and enqueues a command
+ * of @p type. @return the pointer to byte @p offset, or NULL with
+ * *@p errcode_ret set.
+ */
+void *refcl_map_enqueue(struct _cl_command_queue *queue, struct _cl_mem *mem,
+                        cl_command_type type, cl_bool blocking,
+                        cl_map_flags map_flags, size_t offset, size_t size,
+                        cl_uint num_events, const cl_event *wait_list,
+                        cl_event *event, cl_int *errcode_ret);
 
 /** Frees the mappings of @p mem still recorded in its owning buffer
  *  (memory/map.c): an object destroyed while mapped. */

@@ -345,6 +345,37 @@ struct fixed_value {
     cl_ulong value;
 };
 
+/* "If CL_DEVICE_IMAGE_SUPPORT is CL_TRUE", each image limit at least the
+ * full profile's minimum of the device queries table (the pitch and base
+ * address alignments, with cl_khr_image2d_from_buffer, at least 1). */
+static void check_image_minimums(void)
+{
+    const struct fixed_value minimum[] = {
+        {CL_DEVICE_MAX_READ_IMAGE_ARGS, 128},
+        {CL_DEVICE_MAX_WRITE_IMAGE_ARGS, 64},
+        {CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, 64},
+        {CL_DEVICE_IMAGE2D_MAX_WIDTH, 16384},
+        {CL_DEVICE_IMAGE2D_MAX_HEIGHT, 16384},
+        {CL_DEVICE_IMAGE3D_MAX_WIDTH, 2048},
+        {CL_DEVICE_IMAGE3D_MAX_HEIGHT, 2048},
+        {CL_DEVICE_IMAGE3D_MAX_DEPTH, 2048},
+        {CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, 65536},
+        {CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, 2048},
+        {CL_DEVICE_MAX_SAMPLERS, 16},
+        {CL_DEVICE_IMAGE_PITCH_ALIGNMENT, 1},
+        {CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, 1},
+    };
+    for (size_t i = 0; i < sizeof(minimum) / sizeof(minimum[0]); i++) {
+        cl_ulong value = scalar(minimum[i].name);
+        if (value < minimum[i].value)
+            fprintf(stderr, "%s: %llu < %llu\n",
+                    query_find(minimum[i].name)->label,
+                    (unsigned long long)value,
+                    (unsigned long long)minimum[i].value);
+        CHECK(value >= minimum[i].value);
+    }
+}
+
 static void check_fixed_values(void)
 {
     const struct fixed_value fixed[] = {
@@ -352,20 +383,7 @@ static void check_fixed_values(void)
         {CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, 3},
         {CL_DEVICE_MAX_WORK_GROUP_SIZE, 4096},
         {CL_DEVICE_ADDRESS_BITS, 8 * sizeof(void *)},
-        {CL_DEVICE_IMAGE_SUPPORT, CL_FALSE},
-        {CL_DEVICE_MAX_READ_IMAGE_ARGS, 0},
-        {CL_DEVICE_MAX_WRITE_IMAGE_ARGS, 0},
-        {CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, 0},
-        {CL_DEVICE_IMAGE2D_MAX_WIDTH, 0},
-        {CL_DEVICE_IMAGE2D_MAX_HEIGHT, 0},
-        {CL_DEVICE_IMAGE3D_MAX_WIDTH, 0},
-        {CL_DEVICE_IMAGE3D_MAX_HEIGHT, 0},
-        {CL_DEVICE_IMAGE3D_MAX_DEPTH, 0},
-        {CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, 0},
-        {CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, 0},
-        {CL_DEVICE_MAX_SAMPLERS, 0},
-        {CL_DEVICE_IMAGE_PITCH_ALIGNMENT, 0},
-        {CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, 0},
+        {CL_DEVICE_IMAGE_SUPPORT, CL_TRUE},
         {CL_DEVICE_MAX_PARAMETER_SIZE, 1024},
         {CL_DEVICE_MEM_BASE_ADDR_ALIGN, 1024},
         {CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, 128},
@@ -467,7 +485,9 @@ static void check_fixed_strings(void)
              "cl_khr_local_int32_base_atomics "
              "cl_khr_local_int32_extended_atomics %s"
              "cl_khr_fp64 cl_khr_int64_base_atomics "
-             "cl_khr_int64_extended_atomics cl_refcl_device_cpuset cl_arm_import_memory "
+             "cl_khr_int64_extended_atomics cl_refcl_device_cpuset "
+             "cl_khr_3d_image_writes cl_khr_depth_images "
+             "cl_khr_image2d_from_buffer cl_arm_import_memory "
              "cl_arm_import_memory_host%s",
              full_profile() ? "" : "cles_khr_int64 ",
              dma_buf_expected() ? " cl_arm_import_memory_dma_buf" : "");
@@ -489,10 +509,10 @@ static void check_fixed_strings(void)
 static void check_name_versions(cl_device_info name,
                                 const cl_name_version *expected, size_t count)
 {
-    cl_name_version got[16];
+    cl_name_version got[24];
     memset(got, 0, sizeof(got));
     CHECK_EQ(array(name, got, sizeof(got)), count * sizeof(cl_name_version));
-    for (size_t i = 0; i < count && i < 16; i++) {
+    for (size_t i = 0; i < count && i < 24; i++) {
         CHECK_STR(got[i].name, expected[i].name);
         CHECK_EQ(got[i].version, expected[i].version);
     }
@@ -512,6 +532,9 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_base_atomics"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_refcl_device_cpuset"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_depth_images"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_dma_buf"},
@@ -529,8 +552,11 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
+        {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
+        {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
+        {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
     };
-    size_t count = dma_buf_expected() ? 14 : 13;
+    size_t count = dma_buf_expected() ? 17 : 16;
     if (full_profile()) { /* without cles_khr_int64 */
         memmove(&extensions[6], &extensions[7],
                 (count - 7) * sizeof(extensions[0]));
@@ -538,7 +564,7 @@ static void check_fixed_arrays(void)
     }
     check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions, count);
     check_name_versions(CL_DEVICE_OPENCL_C_ALL_VERSIONS, c_versions, 4);
-    check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 6);
+    check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 9);
     const cl_name_version ils[] = {
         {CL_MAKE_VERSION(1, 0, 0), "SPIR-V"},
         {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
@@ -1027,6 +1053,7 @@ int main(void)
     check_all_queries();
     check_unknown_names();
     check_fixed_values();
+    check_image_minimums();
     check_fixed_strings();
     check_fixed_arrays();
     check_machine();
