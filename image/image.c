@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Image objects: clCreateImage and its variants, clGetImageInfo,
- * clGetSupportedImageFormats, and what kernels need of an image (its
- * struct refcl_abi_image).
+ * clGetSupportedImageFormats.
  *
  * An image of refcl's own has tight pitches (a row is width texels, a
  * slice height rows) and is allocated when first used, like a buffer; one
@@ -482,8 +481,8 @@ static struct _cl_mem *mem_for(const struct image_request *req)
         struct _cl_mem *mem =
             refcl_mem_create(req->context, req->source, req->flags,
                              REFCL_STORAGE_PARENT, NULL, req->size);
-        if (mem)
-            mem->host_ptr = NULL;
+        if (mem) /* the bytes' nature goes with them */
+            mem->read_only_bytes = req->source->read_only_bytes;
         return mem;
     }
     bool use = req->flags & CL_MEM_USE_HOST_PTR;
@@ -730,26 +729,4 @@ cl_int CL_API_CALL refcl_clGetImageInfo(cl_mem image, cl_image_info param_name,
     }
     return refcl_info_return(value, size, param_value_size, param_value,
                              param_value_size_ret);
-}
-
-void refcl_image_describe(const struct _cl_mem *mem, void *data,
-                          struct refcl_abi_image *out)
-{
-    const struct refcl_image *s = mem->image;
-    bool one_d_array = mem->type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
-    /* A 1D array's layer is its second coordinate: its row. */
-    *out = (struct refcl_abi_image){
-        .data = data,
-        .row_pitch = one_d_array ? s->slice_pitch : s->row_pitch,
-        .slice_pitch = s->slice_pitch,
-        .width = (uint32_t)s->width,
-        .height = (uint32_t)s->height,
-        .depth = (uint32_t)s->depth,
-        .array_size = (uint32_t)s->layers,
-        .channel_data_type = s->format.image_channel_data_type,
-        .channel_order = s->format.image_channel_order,
-        .element_size = (uint32_t)s->element_size,
-        .num_channels = s->channels,
-        .type = mem->type,
-    };
 }

@@ -2,7 +2,7 @@
 /*
  * Samplers: clCreateSampler, clCreateSamplerWithProperties, retain and
  * release, clGetSamplerInfo. A sampler is three values; a kernel gets them
- * as the bits of OpenCL C's sampler constants (refcl_sampler_bits), so a
+ * as the bits of OpenCL C's sampler constants (kernel/kernel.c), so a
  * kernel argument holds no reference to the object.
  */
 #include <string.h>
@@ -222,30 +222,4 @@ cl_int CL_API_CALL refcl_clGetSamplerInfo(cl_sampler sampler,
     }
     return refcl_info_return(value, size, param_value_size, param_value,
                              param_value_size_ret);
-}
-
-uint32_t refcl_sampler_bits(const struct _cl_sampler *sampler)
-{
-    uint32_t address;
-    switch (sampler->addressing_mode) {
-    case CL_ADDRESS_CLAMP_TO_EDGE:
-        address = REFCL_ABI_SAMPLER_CLAMP_TO_EDGE;
-        break;
-    case CL_ADDRESS_CLAMP:
-        address = REFCL_ABI_SAMPLER_CLAMP;
-        break;
-    case CL_ADDRESS_REPEAT:
-        address = REFCL_ABI_SAMPLER_REPEAT;
-        break;
-    case CL_ADDRESS_MIRRORED_REPEAT:
-        address = REFCL_ABI_SAMPLER_MIRRORED_REPEAT;
-        break;
-    default:
-        address = REFCL_ABI_SAMPLER_ADDRESS_NONE;
-        break;
-    }
-    return (sampler->normalized_coords ? REFCL_ABI_SAMPLER_NORMALIZED : 0) |
-           address |
-           (sampler->filter_mode == CL_FILTER_LINEAR ? REFCL_ABI_SAMPLER_LINEAR
-                                                     : REFCL_ABI_SAMPLER_NEAREST);
 }

@@ -344,6 +344,30 @@ static cl_int pointer_arg(struct refcl_launch *c,
     return CL_SUCCESS;
 }
 
+/* The struct refcl_abi_image of image @p mem whose bytes start at
+ * @p data: what compiled code reads of it. */
+static void image_describe(const struct _cl_mem *mem, void *data,
+                           struct refcl_abi_image *out)
+{
+    const struct refcl_image *s = refcl_image_of(mem);
+    bool one_d_array = mem->type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    /* A 1D array's layer is its second coordinate: its row. */
+    *out = (struct refcl_abi_image){
+        .data = data,
+        .row_pitch = one_d_array ? s->slice_pitch : s->row_pitch,
+        .slice_pitch = s->slice_pitch,
+        .width = (uint32_t)s->width,
+        .height = (uint32_t)s->height,
+        .depth = (uint32_t)s->depth,
+        .array_size = (uint32_t)s->layers,
+        .channel_data_type = s->format.image_channel_data_type,
+        .channel_order = s->format.image_channel_order,
+        .element_size = (uint32_t)s->element_size,
+        .num_channels = s->channels,
+        .type = mem->type,
+    };
+}
+
 /* An image argument: the image still there, its bytes made, its
  * descriptor filled in the command's copy, the image held. */
 static cl_int image_take(struct refcl_launch *c,
@@ -364,7 +388,7 @@ static cl_int image_take(struct refcl_launch *c,
                           "\"if there is a failure to allocate memory for "
                           "data store associated with image or buffer "
                           "objects specified as arguments to kernel\"", i);
-    refcl_image_describe(mem, bytes, c->args[i].ptr);
+    image_describe(mem, bytes, c->args[i].ptr);
     c->held[i] = mem;
     return CL_SUCCESS;
 }

@@ -420,6 +420,35 @@ static cl_int image_arg(const struct _cl_kernel *kernel,
     return CL_SUCCESS;
 }
 
+/* The REFCL_ABI_SAMPLER_* bits of @p sampler: the values of OpenCL C's
+ * CLK_* constants, as a program-scope sampler_t compiles. */
+static uint32_t sampler_bits(const struct _cl_sampler *sampler)
+{
+    uint32_t address;
+    switch (sampler->addressing_mode) {
+    case CL_ADDRESS_CLAMP_TO_EDGE:
+        address = REFCL_ABI_SAMPLER_CLAMP_TO_EDGE;
+        break;
+    case CL_ADDRESS_CLAMP:
+        address = REFCL_ABI_SAMPLER_CLAMP;
+        break;
+    case CL_ADDRESS_REPEAT:
+        address = REFCL_ABI_SAMPLER_REPEAT;
+        break;
+    case CL_ADDRESS_MIRRORED_REPEAT:
+        address = REFCL_ABI_SAMPLER_MIRRORED_REPEAT;
+        break;
+    default:
+        address = REFCL_ABI_SAMPLER_ADDRESS_NONE;
+        break;
+    }
+    uint32_t filter = sampler->filter_mode == CL_FILTER_LINEAR
+                          ? REFCL_ABI_SAMPLER_LINEAR
+                          : REFCL_ABI_SAMPLER_NEAREST;
+    return (sampler->normalized_coords ? REFCL_ABI_SAMPLER_NORMALIZED : 0) |
+           address | filter;
+}
+
 /* A sampler: CL_INVALID_SAMPLER "for an argument declared to be of type
  * sampler_t when the specified arg_value is not a valid sampler object";
  * the argument keeps its bits. */
@@ -436,7 +465,7 @@ static cl_int sampler_arg(struct refcl_kernel_arg *arg, size_t arg_size,
     if (!refcl_object_valid(sampler, REFCL_SAMPLER))
         return refcl_invalid_handle(sampler, REFCL_SAMPLER);
     *arg = (struct refcl_kernel_arg){
-        .set = true, .value.u64 = refcl_sampler_bits(sampler)};
+        .set = true, .value.u64 = sampler_bits(sampler)};
     return CL_SUCCESS;
 }
 

@@ -6,8 +6,9 @@
  * the application's (CL_MEM_USE_HOST_PTR), or those of the buffer or image
  * it was created from. Texels are stored row after row, rows `row_pitch`
  * bytes apart, slices and array layers `slice_pitch` apart, each texel
- * its channels in the order the channel order names them
- * (struct refcl_abi_image: compiled kernels read the same layout).
+ * its channels in the order the channel order names them (compiled
+ * kernels read the same layout: kernel/enqueue.c describes an image to
+ * them as refcl/kernel_abi.h's struct refcl_abi_image).
  */
 #ifndef REFCL_IMAGE_H
 #define REFCL_IMAGE_H
@@ -15,7 +16,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "refcl/kernel_abi.h"
 #include "refcl/memory.h"
 
 /** An image's format and shape: clGetImageInfo's answers. */
@@ -96,13 +96,6 @@ const char *refcl_image_type_name(cl_mem_object_type type);
  *  @p type_name takes ("image2d_t"; a CL_DEPTH image "image2d_depth_t"). */
 bool refcl_image_matches(const struct _cl_mem *mem, const char *type_name);
 
-/**
- * Fills @p out for a kernel argument of image @p mem whose bytes start at
- * @p data (refcl_mem_address).
- */
-void refcl_image_describe(const struct _cl_mem *mem, void *data,
-                          struct refcl_abi_image *out);
-
 /* ---- samplers (image/sampler.c) ---------------------------------------- */
 
 struct _cl_sampler {
@@ -116,9 +109,5 @@ struct _cl_sampler {
     size_t properties_len;
 };
 REFCL_OBJECT_LAYOUT(REFCL_SAMPLER, struct _cl_sampler);
-
-/** The REFCL_ABI_SAMPLER_* bits of @p sampler: a kernel argument's
- *  slot. */
-uint32_t refcl_sampler_bits(const struct _cl_sampler *sampler);
 
 #endif /* REFCL_IMAGE_H */

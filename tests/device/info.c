@@ -154,7 +154,7 @@ static const struct query queries[] = {
     FIXED(CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, size_t),
     FIXED(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, cl_bool),
     FIXED(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, cl_bool),
-    ARRAY(CL_DEVICE_OPENCL_C_FEATURES, 6 * sizeof(cl_name_version)),
+    ARRAY(CL_DEVICE_OPENCL_C_FEATURES, 9 * sizeof(cl_name_version)),
     FIXED(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
           cl_device_device_enqueue_capabilities),
     FIXED(CL_DEVICE_PIPE_SUPPORT, cl_bool),
@@ -898,6 +898,17 @@ static void check_consistency(void)
     for (size_t i = 0; i < nfeatures; i++)
         fp64_feature |= strcmp(features[i].name, "__opencl_c_fp64") == 0;
     CHECK_EQ(fp64_feature, fp64);
+    /* Images: the support, the feature and the extensions go together;
+     * "Support for 3D image writes ... is indicated by
+     * __opencl_c_3d_image_writes" and cl_khr_3d_image_writes alike. */
+    bool images_feature = false, writes3d_feature = false;
+    for (size_t i = 0; i < nfeatures; i++) {
+        images_feature |= strcmp(features[i].name, "__opencl_c_images") == 0;
+        writes3d_feature |=
+            strcmp(features[i].name, "__opencl_c_3d_image_writes") == 0;
+    }
+    CHECK_EQ(images_feature, scalar(CL_DEVICE_IMAGE_SUPPORT) == CL_TRUE);
+    CHECK_EQ(writes3d_feature, has_word(s, "cl_khr_3d_image_writes"));
     CHECK_EQ(scalar(CL_DEVICE_DOUBLE_FP_CONFIG) != 0, fp64);
     CHECK_EQ(scalar(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE) != 0, fp64);
     CHECK_EQ(scalar(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE) != 0, fp64);
