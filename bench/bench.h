@@ -3,7 +3,8 @@
  * What refcl_bench's figures share (bench/refcl_bench.c), and the figures
  * that need things made first: memory objects (bench/memory.c), work on
  * the device (bench/work.c: native kernels, a saxpy through the ICD next
- * to a plain C loop), command-queues (bench/queues.c).
+ * to a plain C loop), command-queues (bench/queues.c), images
+ * (bench/images.c).
  */
 #ifndef REFCL_BENCH_H
 #define REFCL_BENCH_H
@@ -53,6 +54,13 @@ extern const struct work bench_memcpy_64m;
 extern const struct work bench_copy_buffer_64m;
 extern const struct work bench_map_unmap_64m;
 extern const struct work bench_write_buffer_4b;
+
+/* bench/images.c */
+extern const struct work bench_image_blur;
+extern const struct work bench_buffer_blur;
+extern const struct work bench_image_resample;
+extern const struct work bench_copy_image_64m;
+extern const struct work bench_map_unmap_image_64m;
 
 /* bench/work.c */
 extern const struct work bench_native_latency;

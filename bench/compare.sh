@@ -83,6 +83,10 @@ builtin.atomic_add-64    ratio -                     1
 builtin.atomic_add-64-wg64 ratio -                   1
 builtin.async_copy_tiles ratio -                     1
 reduce.source            ratio -                     1
+image.blur-5x5           ratio -                     0.5
+image.resample-bilinear  ratio -                     1
+map-unmap-image.64m      ratio -                     0.05
+copy-image.64m           of    memcpy.64m            1.0
 build.uncached           ratio -                     0.5
 build.cached             ratio -                     1
 build.first_run          ratio -                     0.5

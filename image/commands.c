@@ -382,6 +382,14 @@ static cl_int fill_run(void *payload, struct _cl_command_queue *queue)
 {
     struct fill_command *f = payload;
     const struct refcl_rect_copy *b = &f->box;
+    size_t plane = b->region[0] * b->region[1];
+    bool contiguous = (b->region[1] == 1 || b->dst_row == b->region[0]) &&
+                      (b->region[2] == 1 || b->dst_slice == plane);
+    if (contiguous) { /* whole rows and slices: one fill over the device */
+        refcl_fill_bytes(queue->device, b->dst, f->texel, f->texel_size,
+                         plane * b->region[2]);
+        return CL_COMPLETE;
+    }
     for (size_t z = 0; z < b->region[2]; z++)
         for (size_t y = 0; y < b->region[1]; y++)
             refcl_fill_bytes(queue->device,
