@@ -71,6 +71,16 @@ static bool power_of_two(uint64_t x)
     return x && !(x & (x - 1));
 }
 
+/* True if @p a's access qualifier is one the compiler gives its kind: an
+ * image's is read_only, write_only or read_write, any other's may be none. */
+static bool access_ok(const struct refcl_abi_arg *a)
+{
+    cl_kernel_arg_access_qualifier last = a->kind == REFCL_ABI_ARG_IMAGE
+                                              ? CL_KERNEL_ARG_ACCESS_READ_WRITE
+                                              : CL_KERNEL_ARG_ACCESS_NONE;
+    return a->access >= CL_KERNEL_ARG_ACCESS_READ_ONLY && a->access <= last;
+}
+
 static bool arg_ok(const struct view *v, const struct refcl_abi_arg *a)
 {
     const uint64_t qualifiers = CL_KERNEL_ARG_TYPE_CONST |
@@ -83,9 +93,9 @@ static bool arg_ok(const struct view *v, const struct refcl_abi_arg *a)
                            a->align <= REFCL_ABI_ALIGN
                      : a->size == sizeof(void *) &&
                            (!a->align || power_of_two(a->align));
-    return a->kind <= REFCL_ABI_ARG_UNSUPPORTED && sized &&
-           a->access >= CL_KERNEL_ARG_ACCESS_READ_ONLY &&
-           a->access <= CL_KERNEL_ARG_ACCESS_NONE &&
+    /* Every kind up to REFCL_ABI_ARG_UNSUPPORTED (images and samplers
+     * included: their slots are 8 bytes, as a pointer's). */
+    return a->kind <= REFCL_ABI_ARG_UNSUPPORTED && sized && access_ok(a) &&
            !(a->type_qualifier & ~qualifiers) &&
            string_ok(v, a->type_name, false) && string_ok(v, a->name, true);
 }

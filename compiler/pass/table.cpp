@@ -115,15 +115,24 @@ uint64_t qualifiersOf(StringRef Quals, uint32_t Kind)
     return Bits;
 }
 
-bool isUnsupportedType(StringRef Type, StringRef Quals)
+// An image type's name as clang spells it (image2d_t, image1d_buffer_t,
+// image2d_array_depth_t ...), never a pointer to one.
+bool isImageType(StringRef Type)
 {
-    return Type.contains("image") || Type.startswith("sampler_t") || Quals.contains("pipe");
+    return Type.startswith("image") && Type.endswith("_t") && !Type.contains('*');
 }
 
-uint32_t kindOf(uint64_t AddrSpace, StringRef Type, StringRef Quals)
+// The kind comes from the base type (what a typedef names) and the
+// qualifiers: clang gives images the global address space, samplers the
+// constant one, so those are read before the address space.
+uint32_t kindOf(uint64_t AddrSpace, StringRef BaseType, StringRef Quals)
 {
-    if (isUnsupportedType(Type, Quals))
+    if (Quals.contains("pipe"))
         return REFCL_ABI_ARG_UNSUPPORTED;
+    if (isImageType(BaseType))
+        return REFCL_ABI_ARG_IMAGE;
+    if (BaseType == "sampler_t")
+        return REFCL_ABI_ARG_SAMPLER;
     switch (AddrSpace) {
     case 1: return REFCL_ABI_ARG_GLOBAL;
     case 2: return REFCL_ABI_ARG_CONSTANT;
@@ -136,10 +145,15 @@ Constant *argument(Emitter &E, Function &K, unsigned I)
 {
     Argument &A = *K.getArg(I);
     StringRef Type = mdString(K.getMetadata("kernel_arg_type"), I);
+    StringRef BaseType = mdString(K.getMetadata("kernel_arg_base_type"), I);
     StringRef Quals = mdString(K.getMetadata("kernel_arg_type_qual"), I);
-    uint32_t Kind = kindOf(mdInt(K.getMetadata("kernel_arg_addr_space"), I), Type, Quals);
+    uint32_t Kind = kindOf(mdInt(K.getMetadata("kernel_arg_addr_space"), I),
+                           BaseType.empty() ? Type : BaseType, Quals);
     uint64_t Size = 8, Alignment = 1;
-    if (A.hasByValAttr()) {
+    if (Kind == REFCL_ABI_ARG_IMAGE || Kind == REFCL_ABI_ARG_SAMPLER) {
+        // The slot holds a descriptor's address or the sampler's bits.
+        Alignment = 8;
+    } else if (A.hasByValAttr()) {
         Size = E.DL.getTypeAllocSize(A.getParamByValType());
         Alignment = A.getParamAlign().valueOrOne().value();
     } else if (!A.getType()->isPointerTy()) {

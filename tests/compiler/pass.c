@@ -460,11 +460,13 @@ static void test_info(void)
     CHECK_STR(k->attributes, "reqd_work_group_size(64,1,1) vec_type_hint(float4)");
 
     k = pass_kernel(&p, "hinted");
-    CHECK_EQ(k->num_args, 2);
+    CHECK_EQ(k->num_args, 4);
     check_arg(&k->args[0], G, 8, 1, NONE, 0, "void*", "p");
-    CHECK_EQ(k->args[1].kind, REFCL_ABI_ARG_UNSUPPORTED);
-    CHECK_EQ(k->args[1].access, CL_KERNEL_ARG_ACCESS_READ_ONLY);
-    CHECK_STR(k->args[1].type_name, "image2d_t");
+    check_arg(&k->args[1], REFCL_ABI_ARG_IMAGE, 8, 8, CL_KERNEL_ARG_ACCESS_READ_ONLY, 0,
+              "image2d_t", "img");
+    check_arg(&k->args[2], REFCL_ABI_ARG_IMAGE, 8, 8, CL_KERNEL_ARG_ACCESS_WRITE_ONLY, 0,
+              "image1d_buffer_t", "out");
+    check_arg(&k->args[3], REFCL_ABI_ARG_SAMPLER, 8, 8, NONE, 0, "sampler_t", "s");
     CHECK_EQ(k->local_bytes, 33 * 8 + 5);
     CHECK_EQ(k->work_group_size_hint[0], 8);
     CHECK_EQ(k->work_group_size_hint[1], 4);

@@ -14,7 +14,8 @@ void attributed(__global const float4 *restrict in, __global volatile int *out,
 }
 
 __kernel __attribute__((work_group_size_hint(8, 4, 2))) __attribute__((vec_type_hint(uint)))
-void hinted(__global void *p, __read_only image2d_t img)
+void hinted(__global void *p, __read_only image2d_t img, __write_only image1d_buffer_t out,
+            sampler_t s)
 {
     __local ulong big[33];
     __local char small[5];
