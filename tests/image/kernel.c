@@ -280,6 +280,76 @@ static void check_buffer_image(cl_program program)
     CHECK_EQ(clReleaseMemObject(buffer), CL_SUCCESS);
 }
 
+/* OpenCL C 3.0: a read_write image (__opencl_c_read_write_images) read
+ * and written by the same work-item, and a write into a 3D image
+ * (__opencl_c_3d_image_writes). */
+static const char source30[] =
+    "kernel void invert(read_write image2d_t img)\n"
+    "{\n"
+    "    int2 at = (int2)(get_global_id(0), get_global_id(1));\n"
+    "    write_imagef(img, at, 1.0f - read_imagef(img, at));\n"
+    "}\n"
+    "kernel void depth(write_only image3d_t img)\n"
+    "{\n"
+    "    int4 at = (int4)(get_global_id(0), get_global_id(1),\n"
+    "                     get_global_id(2), 0);\n"
+    "    write_imagei(img, at, (int4)(at.z * 100 + at.y * 10 + at.x));\n"
+    "}\n";
+
+static void check_opencl_c_30(void)
+{
+    cl_program program = exec_build(source30, "-cl-std=CL3.0");
+    if (!program)
+        return;
+    float texels[4] = {0.25f, 0.5f, 1.0f, 0.0f};
+    cl_mem img = image2d(CL_MEM_READ_WRITE, CL_R, CL_FLOAT, 2, 2, texels);
+    cl_kernel k = exec_kernel(program, "invert");
+    set(k, 0, sizeof(img), &img);
+    const size_t two[2] = {2, 2};
+    CHECK_EQ(run(k, 2, two), CL_SUCCESS);
+    const size_t origin[3] = {0, 0, 0}, region[3] = {2, 2, 1};
+    float got[4];
+    CHECK_EQ(clEnqueueReadImage(queue, img, CL_TRUE, origin, region, 0, 0,
+                                got, 0, NULL, NULL),
+             CL_SUCCESS);
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ(got[i], 1.0f - texels[i]);
+    cl_kernel_arg_access_qualifier access = 0;
+    CHECK_EQ(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER,
+                                sizeof(access), &access, NULL),
+             CL_SUCCESS);
+    CHECK_EQ(access, CL_KERNEL_ARG_ACCESS_READ_WRITE);
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+    CHECK_EQ(clReleaseMemObject(img), CL_SUCCESS);
+
+    cl_image_format format = {CL_R, CL_SIGNED_INT16};
+    cl_image_desc desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.image_type = CL_MEM_OBJECT_IMAGE3D;
+    desc.image_width = 3;
+    desc.image_height = 2;
+    desc.image_depth = 2;
+    cl_int err = 1;
+    cl_mem cube = clCreateImage(context, CL_MEM_WRITE_ONLY, &format, &desc,
+                                NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    k = exec_kernel(program, "depth");
+    set(k, 0, sizeof(cube), &cube);
+    const size_t all[3] = {3, 2, 2}, box[3] = {3, 2, 2};
+    CHECK_EQ(run(k, 3, all), CL_SUCCESS);
+    int16_t values[12];
+    CHECK_EQ(clEnqueueReadImage(queue, cube, CL_TRUE, origin, box, 0, 0,
+                                values, 0, NULL, NULL),
+             CL_SUCCESS);
+    for (int z = 0; z < 2; z++)
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 3; x++)
+                CHECK_EQ(values[(z * 2 + y) * 3 + x], z * 100 + y * 10 + x);
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+    CHECK_EQ(clReleaseMemObject(cube), CL_SUCCESS);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+}
+
 int main(void)
 {
     exec_setup();
@@ -292,6 +362,7 @@ int main(void)
     check_queries(program);
     check_buffer_image(program);
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+    check_opencl_c_30();
     exec_teardown();
     return TEST_RESULT();
 }
