@@ -119,6 +119,18 @@ static cl_int rect_run(void *payload, struct _cl_command_queue *queue)
 
 static const struct refcl_command_ops rect_ops = {
     .run = rect_run, .release = refcl_hold_release};
+/* A small read or write of the host's memory: done on the calling thread
+ * when the queue is idle, as a small clEnqueueReadBuffer is. */
+static const struct refcl_command_ops host_rect_ops = {
+    .run = rect_run, .release = refcl_hold_release, .on_caller = true};
+
+/* True for a command of @p type whose other side is the host's memory. */
+static bool host_side(cl_command_type type)
+{
+    return type == CL_COMMAND_READ_BUFFER_RECT ||
+           type == CL_COMMAND_WRITE_BUFFER_RECT ||
+           type == CL_COMMAND_READ_IMAGE || type == CL_COMMAND_WRITE_IMAGE;
+}
 
 /* Enqueues the copy from @p src's rectangle to @p dst's. */
 static cl_int enqueue_rect(struct _cl_command_queue *queue,
@@ -149,8 +161,10 @@ cl_int refcl_enqueue_rect(struct _cl_command_queue *queue,
         return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     refcl_hold_take(&r->hold, a, b);
     r->copy = *copy;
+    size_t bytes = copy->region[0] * copy->region[1] * copy->region[2];
+    bool host = host_side(type) && bytes <= REFCL_HOST_COPY_MAX;
     return refcl_mem_enqueue(queue, type, blocking, num_events, wait_list,
-                             event, &rect_ops, r);
+                             event, host ? &host_rect_ops : &rect_ops, r);
 }
 
 /* The checks of a rectangle read or write, placing both sides. */
