@@ -78,7 +78,7 @@ Value *reinterpret(IRBuilder<> &B, Value *V, Type *To, const DataLayout &DL)
 enum class Passing { Same, Bytes, Memory };
 
 std::optional<Passing> argumentPass(Type *Arg, const Function &Callee, unsigned Param,
-                                 const DataLayout &DL)
+                                    const DataLayout &DL)
 {
     Type *To = Callee.getFunctionType()->getParamType(Param);
     if (Arg == To)
@@ -86,9 +86,10 @@ std::optional<Passing> argumentPass(Type *Arg, const Function &Callee, unsigned 
     if (sameBytes(Arg, To, DL))
         return Passing::Bytes;
     // x86-64: a copy the callee owns (byval); aarch64: a pointer to the
-    // caller's copy.
+    // caller's copy. Either way the address of a copy in the caller's frame.
     Type *ByVal = Callee.getParamByValType(Param);
-    if (To->isPointerTy() && (ByVal ? ByVal == Arg : Arg->isVectorTy()))
+    if (To->isPointerTy() && To->getPointerAddressSpace() == DL.getAllocaAddrSpace() &&
+        (ByVal ? ByVal == Arg : Arg->isVectorTy()))
         return Passing::Memory;
     return std::nullopt;
 }
@@ -143,7 +144,7 @@ bool adapt(CallInst &Call, Function &Callee)
         } else if (How[I] == Passing::Memory) {
             AllocaInst *Copy = slot(Call, Arg->getType(), Callee.getParamAlign(I + Sret), DL);
             B.CreateAlignedStore(Arg, Copy, Copy->getAlign());
-            Arg = B.CreateAddrSpaceCast(Copy, To);
+            Arg = Copy;
         }
         Args.push_back(Arg);
     }

@@ -2,9 +2,9 @@
 ; refcl-adapt-calls: calls as llvm-spirv makes them (every value its plain
 ; IR type, spir_func) of definitions as clang's x86-64 lowering makes them
 ; (an 8-byte vector a double, a 2-byte one an i16, a 3-byte one in an i32,
-; a 32-byte vector byval, a result through sret) are made again with the
-; callee's type and calling convention; a call that differs in another way
-; is left as it is. refcl-program<adapt-calls> runs it first.
+; a 32-byte vector byval, a result through sret; aarch64's large vector by
+; a plain pointer) are made again with the callee's type and calling
+; convention; a call that differs in another way is left as it is. refcl-program<adapt-calls> runs it first.
 ; RUN: opt -load-pass-plugin=%plugin -passes=refcl-adapt-calls -S %s | FileCheck %s
 ; RUN: opt -load-pass-plugin=%plugin -passes='refcl-program<adapt-calls>' -S %s | FileCheck %s --check-prefix=PROGRAM
 ; RUN: not opt -load-pass-plugin=%plugin -passes='refcl-program<adapt>' -S %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-OPTION
@@ -60,6 +60,22 @@ define spir_kernel void @k(ptr addrspace(1) %img, ptr addrspace(2) %smp, <2 x i3
   %other = call spir_func <2 x i32> @max_char2(<2 x i32> %at, <2 x i8> %c2)
   store <2 x i32> %other, ptr addrspace(1) %out
   ret void
+}
+
+; aarch64's large vector, by a plain pointer to the caller's copy.
+; CHECK-LABEL: define void @indirect_caller(
+; CHECK-NEXT: [[COPY:%[0-9]+]] = alloca <8 x float>, align 32
+; CHECK-NEXT: store <8 x float> %f8, ptr [[COPY]], align 32
+; CHECK-NEXT: %r = call <4 x float> @indirect(ptr [[COPY]])
+define void @indirect_caller(<8 x float> %f8, ptr addrspace(1) %out) {
+  %r = call spir_func <4 x float> @indirect(<8 x float> %f8)
+  store <4 x float> %r, ptr addrspace(1) %out
+  ret void
+}
+
+define <4 x float> @indirect(ptr noundef %x) {
+  %v = load <4 x float>, ptr %x, align 32
+  ret <4 x float> %v
 }
 
 ; PROGRAM: define internal void @refcl.run.k(
