@@ -369,14 +369,23 @@ static void log_timeout(const struct workdir *dir)
     log_note(dir, note);
 }
 
-/* The work-group pass's option for the CPU (clang_back), which the plugin
- * defines: the one -mllvm a server job may have. */
+/* The work-group passes' options, which the plugin defines: the CPU
+ * (clang_back) and the adapter of SPIR-V's calls (to_shared_object), the
+ * only -mllvm a server job may have. */
 #define TARGET_CPU_OPTION "-refcl-target-cpu="
+#define ADAPT_CALLS_OPTION "-refcl-adapt-calls"
+
+static bool plugin_option(const char *option)
+{
+    return option && (!strncmp(option, TARGET_CPU_OPTION,
+                               strlen(TARGET_CPU_OPTION)) ||
+                      !strcmp(option, ADAPT_CALLS_OPTION));
+}
 
 /* Whether @p argv can run in the persistent compiler: clang, llvm-link
- * or (where lld is built into it) ld, and no -mllvm but the CPU's (other
- * LLVM options may be process-wide ones that would outlive the job in a
- * server: such jobs run in a process of their own; the server resets
+ * or (where lld is built into it) ld, and no -mllvm but the plugin's
+ * (other LLVM options may be process-wide ones that would outlive the job
+ * in a server: such jobs run in a process of their own; the server resets
  * every option to its default before each clang job). */
 static bool servable(char *const argv[])
 {
@@ -386,9 +395,7 @@ static bool servable(char *const argv[])
                         strcmp(argv[0], tc->llvm_link) && !linker))
         return false;
     for (size_t i = 1; argv[i]; i++) {
-        if (!strcmp(argv[i], "-mllvm") && argv[i + 1] &&
-            !strncmp(argv[i + 1], TARGET_CPU_OPTION,
-                     strlen(TARGET_CPU_OPTION))) {
+        if (!strcmp(argv[i], "-mllvm") && plugin_option(argv[i + 1])) {
             i++;
             continue;
         }
@@ -822,7 +829,10 @@ static bool link_objects(const struct workdir *dir,
 
 /* The bitcode module @p linked, with the builtins it uses (clang 15 links
  * -mlink-builtin-bitcode only into source, so llvm-link does,
- * internalized), to a shared object. */
+ * internalized), to a shared object. Its code may come from SPIR-V (a
+ * build from IL, or an object compiled from IL among a link's), whose
+ * calls of the library the plugin makes match the library's ABI
+ * (refcl-adapt-calls); calls from OpenCL C source match already. */
 static bool to_shared_object(const struct workdir *dir, const char *linked,
                              const char **output)
 {
@@ -843,6 +853,8 @@ static bool to_shared_object(const struct workdir *dir, const char *linked,
     arg(&c, "-O3");
     vector_math(&c);
     clang_back(&c, tc, &back);
+    arg(&c, "-mllvm");
+    arg(&c, ADAPT_CALLS_OPTION);
     arg(&c, "full.bc");
     *output = "program.so";
     return run_argv(dir, &c) && link_shared(dir);

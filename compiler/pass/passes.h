@@ -28,6 +28,16 @@ private:
     std::string Cpu;
 };
 
+/** refcl-adapt-calls: each call of a function defined in the module whose
+ *  function type is not the callee's made again with the callee's type,
+ *  its values converted as the C ABI lowered the callee's (calls.cpp):
+ *  SPIR-V's calls of the builtin library. The calling convention of a
+ *  call of the callee's type becomes the callee's (spir_func to C). */
+struct AdaptCallsPass : llvm::PassInfoMixin<AdaptCallsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
 /** refcl-strip-optnone: no function optnone or noinline (clang's -O0
  *  marks every one), so that the work-group functions can inline. */
 struct StripOptNonePass : llvm::PassInfoMixin<StripOptNonePass> {
@@ -79,13 +89,13 @@ struct VerifyPass : llvm::PassInfoMixin<VerifyPass> {
     static bool isRequired() { return true; }
 };
 
-/** refcl-program<cpu=NAME>: the module steps in their order (retarget if
- *  a CPU is given, strip-optnone, guard-division, workgroup,
+/** refcl-program<cpu=NAME;adapt-calls>: the module steps in their order
+ *  (adapt-calls if asked, retarget if a CPU is given, strip-optnone, guard-division, workgroup,
  *  program-table, internalize, remove-dead, verify), on a module that has
  *  kernels and no table yet; any other module is left as it is. */
 class ProgramPass : public llvm::PassInfoMixin<ProgramPass> {
 public:
-    explicit ProgramPass(const std::string &Cpu);
+    ProgramPass(const std::string &Cpu, bool AdaptCalls);
     llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
     static bool isRequired() { return true; }
 

@@ -8,8 +8,9 @@
 // with its options in the pipeline text: -passes='refcl-retarget<cpu=NAME>'.
 //
 // clang's pipeline takes the CPU from the LLVM option -refcl-target-cpu
-// (clang's -mllvm), which exists once the plugin is loaded: the driver
-// loads it with -Xclang -load too, before clang parses -mllvm.
+// and refcl-adapt-calls from -refcl-adapt-calls (clang's -mllvm), which
+// exist once the plugin is loaded: the driver loads it with -Xclang -load
+// too, before clang parses -mllvm.
 #include "pass.h"
 #include "passes.h"
 
@@ -27,8 +28,10 @@ using namespace llvm;
 
 namespace refcl {
 
-ProgramPass::ProgramPass(const std::string &Cpu)
+ProgramPass::ProgramPass(const std::string &Cpu, bool AdaptCalls)
 {
+    if (AdaptCalls)
+        Steps.addPass(AdaptCallsPass());
     if (!Cpu.empty())
         Steps.addPass(RetargetPass(Cpu));
     Steps.addPass(StripOptNonePass());
@@ -55,6 +58,10 @@ cl::opt<std::string> TargetCpu(
     "refcl-target-cpu", cl::value_desc("cpu"),
     cl::desc("The CPU refcl's pipeline sets on every function (refcl-retarget)"));
 
+cl::opt<bool> AdaptCalls(
+    "refcl-adapt-calls",
+    cl::desc("Calls of the builtin library from SPIR-V made to match its ABI (refcl-adapt-calls)"));
+
 // Name as Pass or as Pass<options>: the options ("" if none); nothing if
 // Name is another pass's.
 std::optional<StringRef> optionsOf(StringRef Name, StringRef Pass)
@@ -68,15 +75,21 @@ std::optional<StringRef> optionsOf(StringRef Name, StringRef Pass)
     return std::nullopt;
 }
 
-// Options "cpu=NAME", the only one refcl-retarget and refcl-program take.
-bool parseCpu(StringRef Pass, StringRef Options, std::string &Cpu)
+// Options "cpu=NAME" (refcl-retarget, refcl-program) and "adapt-calls"
+// (refcl-program: Adapt not null).
+bool parseOptions(StringRef Pass, StringRef Options, std::string &Cpu, bool *Adapt)
 {
     SmallVector<StringRef, 2> Parts;
     Options.split(Parts, ';', -1, false);
     for (StringRef Part : Parts) {
         StringRef Value = Part;
+        if (Adapt && Part == "adapt-calls") {
+            *Adapt = true;
+            continue;
+        }
         if (!Value.consume_front("cpu=") || Value.empty()) {
-            errs() << Pass << ": unknown option '" << Part << "' (it takes cpu=NAME)\n";
+            errs() << Pass << ": unknown option '" << Part << "' (it takes cpu=NAME"
+                   << (Adapt ? ";adapt-calls" : "") << ")\n";
             return false;
         }
         Cpu = Value.str();
@@ -88,7 +101,7 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM)
 {
     std::string Cpu;
     if (auto Options = optionsOf(Name, "refcl-retarget")) {
-        if (!parseCpu("refcl-retarget", *Options, Cpu))
+        if (!parseOptions("refcl-retarget", *Options, Cpu, nullptr))
             return false;
         if (Cpu.empty()) {
             errs() << "refcl-retarget: needs a CPU: refcl-retarget<cpu=NAME>\n";
@@ -98,12 +111,15 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM)
         return true;
     }
     if (auto Options = optionsOf(Name, "refcl-program")) {
-        if (!parseCpu("refcl-program", *Options, Cpu))
+        bool Adapt = false;
+        if (!parseOptions("refcl-program", *Options, Cpu, &Adapt))
             return false;
-        MPM.addPass(ProgramPass(Cpu));
+        MPM.addPass(ProgramPass(Cpu, Adapt));
         return true;
     }
-    if (Name == "refcl-strip-optnone")
+    if (Name == "refcl-adapt-calls")
+        MPM.addPass(AdaptCallsPass());
+    else if (Name == "refcl-strip-optnone")
         MPM.addPass(StripOptNonePass());
     else if (Name == "refcl-workgroup")
         MPM.addPass(WorkGroupPass());
@@ -142,7 +158,7 @@ void registerPasses(PassBuilder &PB)
             return parseFunctionPass(Name, FPM);
         });
     PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(ProgramPass(TargetCpu));
+        MPM.addPass(ProgramPass(TargetCpu, AdaptCalls));
     });
     // After inlining, before the vectorizer: the library's atomic_add is an
     // atomicrmw in the work-item loop by then.

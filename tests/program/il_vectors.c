@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * program/il-vectors: SPIR-V that clang-15 and llvm-spirv-15 made from
+ * tests/program/il/vectors.cl (REFCL_TEST_SPIRV names it) calling builtins
+ * whose library definitions take and return other types than the
+ * translator's calls (the x86-64 ABI's: float2 and int2 as a double, char2
+ * as an i16, char3 as an i32, float8 in memory) and reading a 2D image with
+ * int2 and float2 coordinates: built, run, every result checked exactly
+ * against the host's, built at once and compiled then linked. Without the
+ * compiler's adapter of those calls (refcl-adapt-calls) the build fails. Skipped (77) where the device
+ * reports no IL.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+#define N 64
+#define W 13
+#define H 5
+
+static cl_context context;
+static cl_device_id device;
+static cl_command_queue queue;
+
+static unsigned char *read_all(const char *path, size_t *size)
+{
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    unsigned char *bytes = malloc(1 << 16);
+    *size = f && bytes ? fread(bytes, 1, 1 << 16, f) : 0;
+    if (f)
+        fclose(f);
+    return bytes;
+}
+
+static cl_mem buffer(void *host, size_t size)
+{
+    cl_int err = 1;
+    cl_mem b = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, size, host,
+                              &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    return b;
+}
+
+static void read_back(cl_mem b, void *host, size_t size)
+{
+    CHECK_EQ(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, size, host, 0, NULL,
+                                 NULL), CL_SUCCESS);
+    clReleaseMemObject(b);
+}
+
+static int clamp_char(int v)
+{
+    return v < -128 ? -128 : v > 127 ? 127 : v;
+}
+
+static int max_int(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* fmax of float2, add_sat of char2, max of char3 and int2, fmin of
+ * float8. */
+static void check_vectors(cl_program program)
+{
+    cl_int err = 1;
+    cl_kernel kernel = clCreateKernel(program, "vectors", &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    static cl_float a[N][2], b[N][2], m[N][2], f[N][8], f0[N][8];
+    static cl_char c[N][2], c0[N][2], c3[N][4], c30[N][4];
+    static cl_int i[N][2], i0[N][2];
+    for (int g = 0; g < N; g++) {
+        for (int k = 0; k < 2; k++) {
+            a[g][k] = (float)(g % 7) - 3.0f + 0.25f * (float)k;
+            b[g][k] = (float)(g % 5) - 2.0f - 0.5f * (float)k;
+            c0[g][k] = c[g][k] = (cl_char)(g * 9 - 200 + 77 * k);
+            i0[g][k] = i[g][k] = g % 11 - 5 + k;
+        }
+        for (int k = 0; k < 4; k++)
+            c30[g][k] = c3[g][k] = (cl_char)(g % 13 - 6 + 3 * k);
+        for (int k = 0; k < 8; k++)
+            f0[g][k] = f[g][k] = (float)((g + k) % 9) * 0.375f;
+    }
+    cl_mem mem[7] = {buffer(a, sizeof(a)), buffer(b, sizeof(b)),
+                     buffer(m, sizeof(m)), buffer(c, sizeof(c)),
+                     buffer(c3, sizeof(c3)), buffer(i, sizeof(i)),
+                     buffer(f, sizeof(f))};
+    for (cl_uint k = 0; k < 7; k++)
+        CHECK_EQ(clSetKernelArg(kernel, k, sizeof(cl_mem), &mem[k]),
+                 CL_SUCCESS);
+    size_t global = N;
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0,
+                                    NULL, NULL), CL_SUCCESS);
+    clReleaseMemObject(mem[0]);
+    clReleaseMemObject(mem[1]);
+    read_back(mem[2], m, sizeof(m));
+    read_back(mem[3], c, sizeof(c));
+    read_back(mem[4], c3, sizeof(c3));
+    read_back(mem[5], i, sizeof(i));
+    read_back(mem[6], f, sizeof(f));
+    const int add[2] = {100, -100}, least[3] = {-5, 0, 5},
+              lower[2] = {3, -3};
+    int wrong = 0;
+    for (int g = 0; g < N; g++) {
+        for (int k = 0; k < 2; k++) {
+            wrong += m[g][k] != (a[g][k] > b[g][k] ? a[g][k] : b[g][k]);
+            wrong += c[g][k] != clamp_char(c0[g][k] + add[k]);
+            wrong += i[g][k] != max_int(i0[g][k], lower[k]);
+        }
+        for (int k = 0; k < 3; k++)
+            wrong += c3[g][k] != max_int(c30[g][k], least[k]);
+        wrong += c3[g][3] != c30[g][3];
+        for (int k = 0; k < 8; k++)
+            wrong += f[g][k] != (f0[g][k] < 1.5f ? f0[g][k] : 1.5f);
+    }
+    CHECK_EQ(wrong, 0);
+    clReleaseKernel(kernel);
+}
+
+/* dst(x, y) = src(W - 1 - x, y) + 2 src(x, y), of small integers: exact. */
+static void check_image(cl_program program)
+{
+    cl_int err = 1;
+    cl_kernel kernel = clCreateKernel(program, "mirror", &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    static cl_float src[H][W][4], dst[H][W][4];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int k = 0; k < 4; k++)
+                src[y][x][k] = (float)(y * 100 + x * 4 + k);
+    const cl_image_format format = {CL_RGBA, CL_FLOAT};
+    const cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D,
+                                .image_width = W, .image_height = H};
+    cl_mem in = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                              &format, &desc, src, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    cl_mem out = clCreateImage(context, CL_MEM_WRITE_ONLY, &format, &desc,
+                               NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    const cl_sampler_properties props[] = {
+        CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE,
+        CL_SAMPLER_ADDRESSING_MODE, CL_ADDRESS_CLAMP_TO_EDGE,
+        CL_SAMPLER_FILTER_MODE, CL_FILTER_NEAREST, 0};
+    cl_sampler sampler = clCreateSamplerWithProperties(context, props, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    CHECK_EQ(clSetKernelArg(kernel, 0, sizeof(in), &in), CL_SUCCESS);
+    CHECK_EQ(clSetKernelArg(kernel, 1, sizeof(out), &out), CL_SUCCESS);
+    CHECK_EQ(clSetKernelArg(kernel, 2, sizeof(sampler), &sampler),
+             CL_SUCCESS);
+    size_t global[2] = {W, H};
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, NULL, 0,
+                                    NULL, NULL), CL_SUCCESS);
+    size_t origin[3] = {0, 0, 0}, region[3] = {W, H, 1};
+    CHECK_EQ(clEnqueueReadImage(queue, out, CL_TRUE, origin, region, 0, 0,
+                                dst, 0, NULL, NULL), CL_SUCCESS);
+    int wrong = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int k = 0; k < 4; k++)
+                wrong += dst[y][x][k] !=
+                         src[y][W - 1 - x][k] + 2.0f * src[y][x][k];
+    CHECK_EQ(wrong, 0);
+    clReleaseSampler(sampler);
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    clReleaseKernel(kernel);
+}
+
+int main(void)
+{
+    cl_platform_id platform;
+    if (!test_first_device(&platform, &device))
+        return 1;
+    char versions[128] = "";
+    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION, sizeof(versions),
+                             versions, NULL), CL_SUCCESS);
+    if (!versions[0]) {
+        fprintf(stderr, "the device reports no IL\n");
+        return TEST_SKIP;
+    }
+    size_t size = 0;
+    unsigned char *spirv = read_all(getenv("REFCL_TEST_SPIRV"), &size);
+    CHECK(size > 20 && size < (1 << 16));
+    cl_int err = 1;
+    context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    cl_program program = clCreateProgramWithIL(context, spirv, size, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    err = clBuildProgram(program, 0, NULL, NULL, NULL, NULL);
+    CHECK_EQ(err, CL_SUCCESS);
+    if (err != CL_SUCCESS) {
+        char log[4096] = "";
+        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG,
+                              sizeof(log), log, NULL);
+        fprintf(stderr, "build log:\n%s\n", log);
+        return 1;
+    }
+    check_vectors(program);
+    check_image(program);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+    /* Compiled, then linked: the link's objects may come from SPIR-V. */
+    program = clCreateProgramWithIL(context, spirv, size, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    CHECK_EQ(clCompileProgram(program, 0, NULL, NULL, 0, NULL, NULL, NULL,
+                              NULL), CL_SUCCESS);
+    cl_program linked = clLinkProgram(context, 0, NULL, NULL, 1, &program,
+                                      NULL, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    if (linked) {
+        check_vectors(linked);
+        check_image(linked);
+        CHECK_EQ(clReleaseProgram(linked), CL_SUCCESS);
+    }
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+    clReleaseCommandQueue(queue);
+    CHECK_EQ(clReleaseContext(context), CL_SUCCESS);
+    free(spirv);
+    return TEST_RESULT();
+}
