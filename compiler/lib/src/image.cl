@@ -441,6 +441,14 @@ static void encode_srgb(image_desc d, global uchar *p, float4 rgba)
 
 // ---- Texels -------------------------------------------------------------
 
+// CL_RGBA of @p type: the formats most kernels use, whose texels are the
+// four channels in order, read and written without the general decoding
+// (one predictable branch per texel).
+static bool common_rgba(image_desc d, uint type)
+{
+    return d->channel_order == CLK_RGBA && d->channel_data_type == type;
+}
+
 // The texel at c as read_imagef sees it, or the border colour outside the
 // image; sRGB images converted to linear ("before the filter ... is
 // applied").
@@ -449,7 +457,12 @@ static float4 texel_float(image_desc d, int4 c, int4 e)
     uint order = d->channel_order;
     if (!inside(c, e))
         return (float4)(0.0f, 0.0f, 0.0f, border_alpha(order) ? 1.0f : 0.0f);
-    float4 v = rgba_float(decode_float(d, texel_at(d, c)), order);
+    global const uchar *p = texel_at(d, c);
+    if (common_rgba(d, CLK_UNORM_INT8)) // the same rule, in one load
+        return convert_float4(vload4(0, p)) / 255.0f;
+    if (common_rgba(d, CLK_FLOAT))
+        return vload4(0, (global const float *)p);
+    float4 v = rgba_float(decode_float(d, p), order);
     if (is_srgb(order))
         v.xyz = (float3)(srgb_to_linear(v.x), srgb_to_linear(v.y),
                          srgb_to_linear(v.z));
@@ -710,6 +723,14 @@ static void store_float(image_desc d, int4 coord, enum layer_axis layer,
     if (!inside(coord, extent(d, layer)))
         return;
     global uchar *p = texel_at(d, coord);
+    if (common_rgba(d, CLK_UNORM_INT8)) { // the same rule, in one store
+        vstore4(convert_uchar4_sat_rte(color * 255.0f), 0, p);
+        return;
+    }
+    if (common_rgba(d, CLK_FLOAT)) {
+        vstore4(color, 0, (global float *)p);
+        return;
+    }
     uint order = d->channel_order;
     if (is_srgb(order))
         encode_srgb(d, p, color);
