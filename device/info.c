@@ -208,7 +208,8 @@ static const cl_name_version opencl_c_features[] = {
 
 /* The macros clang 15 leaves to the driver: the features it takes only as
  * macros (-cl-ext knows the orders but not the scopes, which
- * opencl-c-base.h defines itself for SPIR only), and __OPENCL_VERSION__,
+ * opencl-c-base.h defines itself for SPIR only), image constants it lacks,
+ * and __OPENCL_VERSION__,
  * the device's version, which clang 15 does not define for any target.
  * OpenCL C 3.0 s6.12: "__OPENCL_VERSION__ substitutes
  * an integer reflecting the version number of the OpenCL supported by the
@@ -220,6 +221,10 @@ static const char *const clang_feature_macros[] = {
     "-D__OPENCL_VERSION__=300",
     /* "__IMAGE_SUPPORT__ ... is set to 1 if images are supported". */
     "-D__IMAGE_SUPPORT__=1",
+    /* A value get_image_channel_data_type returns (OpenCL C 3.0 s6.15.15.7,
+     * the channel data type table) that clang 15's opencl-c-base.h lacks:
+     * CL_UNORM_INT_101010_2's. */
+    "-DCLK_UNORM_INT_101010_2=0x10E0",
     NULL,
 };
 

@@ -38,6 +38,8 @@ static const char source[] =
     "    out[2] = get_image_depth(img);\n"
     "    out[3] = get_image_channel_order(img);\n"
     "    out[4] = get_image_channel_data_type(img);\n"
+    "    out[5] = CLK_UNORM_INT_101010_2;\n"
+    "    out[6] = __IMAGE_SUPPORT__;\n"
     "}\n"
     "kernel void store_f(write_only image1d_buffer_t dst)\n"
     "{\n"
@@ -224,19 +226,21 @@ static void check_queries(cl_program program)
     cl_mem img = clCreateImage(context, CL_MEM_READ_ONLY, &format, &desc, NULL,
                                &err);
     CHECK_EQ(err, CL_SUCCESS);
-    cl_mem out = exec_buffer(5 * sizeof(cl_int), NULL);
+    cl_mem out = exec_buffer(7 * sizeof(cl_int), NULL);
     cl_kernel k = exec_kernel(program, "sizes");
     set(k, 0, sizeof(img), &img);
     set(k, 1, sizeof(out), &out);
     const size_t one = 1;
     CHECK_EQ(run(k, 1, &one), CL_SUCCESS);
-    cl_int got[5];
+    cl_int got[7];
     exec_read(out, sizeof(got), got);
     /* "The values returned by get_image_channel_data_type and
      * get_image_channel_order ... with the CLK_ prefixes correspond to the
-     * CL_ prefixes". */
-    const cl_int want[5] = {5, 3, 2, CL_RG, CL_HALF_FLOAT};
-    for (int i = 0; i < 5; i++)
+     * CL_ prefixes" (CLK_UNORM_INT_101010_2 among them); "__IMAGE_SUPPORT__
+     * ... is set to 1 if images are supported". */
+    const cl_int want[7] = {5, 3, 2, CL_RG, CL_HALF_FLOAT,
+                            CL_UNORM_INT_101010_2, 1};
+    for (int i = 0; i < 7; i++)
         CHECK_EQ(got[i], want[i]);
     cl_mem flat = image2d(CL_MEM_READ_ONLY, CL_RG, CL_HALF_FLOAT, 2, 2, NULL);
     CHECK_EQ(clSetKernelArg(k, 0, sizeof(flat), &flat), CL_INVALID_ARG_VALUE);
