@@ -176,7 +176,7 @@ static cl_int host_transfer(cl_command_queue queue, cl_mem image,
                             const cl_event *wait_list, cl_event *event,
                             struct transfer how)
 {
-    size_t offset;
+    size_t offset = 0;
     cl_int status = handles_check(queue, &image, 1, 1, num_events, wait_list);
     if (status == CL_SUCCESS)
         status = box_check(image, "origin", origin, region, &offset);
@@ -254,7 +254,7 @@ cl_int CL_API_CALL refcl_clEnqueueCopyImage(
     cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     struct _cl_mem *mems[2] = {src_image, dst_image};
-    size_t from, to;
+    size_t from = 0, to = 0;
     cl_int status = handles_check(queue, mems, 2, 2, num_events, wait_list);
     /* CL_IMAGE_FORMAT_MISMATCH "if src_image and dst_image do not use the
      * same image format". */
@@ -272,7 +272,7 @@ cl_int CL_API_CALL refcl_clEnqueueCopyImage(
         status = REFCL_FAIL(CL_MEM_COPY_OVERLAP, "\"if src_image and "
                             "dst_image are the same image object and the "
                             "source and destination regions overlap\"");
-    char *src, *dst;
+    char *src = NULL, *dst = NULL;
     if (status == CL_SUCCESS)
         status = refcl_copy_ends(src_image, dst_image, &src, &dst);
     if (status != CL_SUCCESS)
@@ -322,14 +322,14 @@ static cl_int image_buffer_copy(cl_command_queue queue, cl_mem image,
                                 cl_event *event, struct buffer_copy how)
 {
     struct _cl_mem *mems[2] = {image, buffer};
-    size_t at;
+    size_t at = 0;
     cl_int status = handles_check(queue, mems, 2, 1, num_events, wait_list);
     if (status == CL_SUCCESS)
         status = box_check(image, how.to_buffer ? "src_origin" : "dst_origin",
                            origin, region, &at);
     if (status == CL_SUCCESS)
         status = buffer_side_check(image, buffer, offset, region);
-    char *image_bytes, *buffer_bytes;
+    char *image_bytes = NULL, *buffer_bytes = NULL;
     if (status == CL_SUCCESS)
         status = how.to_buffer
                      ? refcl_copy_ends(image, buffer, &image_bytes, &buffer_bytes)
@@ -406,7 +406,7 @@ cl_int CL_API_CALL refcl_clEnqueueFillImage(
     const size_t *origin, const size_t *region, cl_uint num_events,
     const cl_event *wait_list, cl_event *event)
 {
-    size_t at;
+    size_t at = 0;
     cl_int status = handles_check(queue, &image, 1, 1, num_events, wait_list);
     if (status == CL_SUCCESS && !fill_color)
         status = REFCL_FAIL(CL_INVALID_VALUE, "fill_color NULL: \"if "
@@ -442,7 +442,7 @@ void *CL_API_CALL refcl_clEnqueueMapImage(
     size_t *image_row_pitch, size_t *image_slice_pitch, cl_uint num_events,
     const cl_event *wait_list, cl_event *event, cl_int *errcode_ret)
 {
-    size_t at;
+    size_t at = 0;
     cl_int status = handles_check(queue, &image, 1, 1, num_events, wait_list);
     if (status == CL_SUCCESS)
         status = box_check(image, "origin", origin, region, &at);
