@@ -93,7 +93,8 @@ cl_int refcl_image_check(const struct _cl_mem *mem,
 const char *refcl_image_type_name(cl_mem_object_type type);
 
 /** True if image @p mem is what a kernel argument of OpenCL C type
- *  @p type_name takes ("image2d_t"; a CL_DEPTH image "image2d_depth_t"). */
+ *  @p type_name takes ("image2d_t"; a CL_DEPTH image "image2d_depth_t");
+ *  true for a typedef's name, which does not say. */
 bool refcl_image_matches(const struct _cl_mem *mem, const char *type_name);
 
 /* ---- samplers (image/sampler.c) ---------------------------------------- */

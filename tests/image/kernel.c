@@ -41,6 +41,11 @@ static const char source[] =
     "    out[5] = CLK_UNORM_INT_101010_2;\n"
     "    out[6] = __IMAGE_SUPPORT__;\n"
     "}\n"
+    "typedef image2d_t picture;\n"
+    "kernel void named(read_only picture src, global uint4 *out)\n"
+    "{\n"
+    "    out[0] = read_imageui(src, (int2)(1, 0));\n"
+    "}\n"
     "kernel void store_f(write_only image1d_buffer_t dst)\n"
     "{\n"
     "    int i = get_global_id(0);\n"
@@ -122,6 +127,17 @@ static void check_copy(cl_program program)
                                 type, NULL),
              CL_SUCCESS);
     CHECK_STR(type, "image2d_t");
+    /* An argument whose type is a typedef of an image takes one too. */
+    cl_kernel named = exec_kernel(program, "named");
+    set(named, 0, sizeof(src), &src);
+    set(named, 1, sizeof(buffer), &buffer);
+    const size_t one = 1;
+    CHECK_EQ(run(named, 1, &one), CL_SUCCESS);
+    cl_uint texel[4];
+    exec_read(buffer, sizeof(texel), texel);
+    for (int c = 0; c < 4; c++)
+        CHECK_EQ(texel[c], in[4 + c]);
+    CHECK_EQ(clReleaseKernel(named), CL_SUCCESS);
     CHECK_EQ(clReleaseMemObject(buffer), CL_SUCCESS);
     CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
     CHECK_EQ(clReleaseMemObject(src), CL_SUCCESS);
