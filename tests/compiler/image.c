@@ -354,6 +354,9 @@ static float stored_float(struct format f, const unsigned char *p, unsigned k)
     case CL_SNORM_INT16: return fmaxf(-1.0f, (float)(int16_t)c / 32767.0f);
     case CL_HALF_FLOAT: return half_value(c);
     case CL_FLOAT: return bits_float(c);
+    case CL_SIGNED_INT8: case CL_SIGNED_INT16: case CL_SIGNED_INT32:
+    case CL_UNSIGNED_INT8: case CL_UNSIGNED_INT16: case CL_UNSIGNED_INT32:
+        return 0.0f; /* read_imagef of an integer format: undefined, unused */
     default: { /* packed: "(float)c / 1023.0f" and likewise per field */
         struct field fields[4];
         packed_fields(f.type, fields);
