@@ -82,21 +82,6 @@ static cl_int bad_descriptor(const char *why)
                       "specified in image_desc are not valid\"", why);
 }
 
-/* CL_INVALID_PROPERTY "if a property name in properties is not a
- * supported property name": OpenCL 3.0 defines none for images. */
-static cl_int properties_check(struct image_request *req)
-{
-    if (!req->properties)
-        return CL_SUCCESS;
-    if (req->properties[0] != 0)
-        return REFCL_FAIL(CL_INVALID_PROPERTY, "property 0x%llX: \"if a "
-                          "property name in properties is not a supported "
-                          "property name\"",
-                          (unsigned long long)req->properties[0]);
-    req->properties_len = 1;
-    return CL_SUCCESS;
-}
-
 /* The largest width, height and depth of an image of @p type (0: the
  * dimension is not used). */
 static void max_extent(cl_mem_object_type type, size_t max[3])
@@ -421,7 +406,8 @@ static cl_int size_check(struct image_request *req)
 /* Every check of clCreateImage*, in refcl's order (docs/images.md). */
 static cl_int request_check(struct image_request *req)
 {
-    cl_int status = properties_check(req);
+    cl_int status =
+        refcl_mem_properties_parse(req->properties, &req->properties_len);
     if (status == CL_SUCCESS &&
         !refcl_mem_flags_valid(req->flags, REFCL_MEM_ACCESS_FLAGS |
                                                REFCL_MEM_HOST_ACCESS_FLAGS |

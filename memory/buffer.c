@@ -188,24 +188,28 @@ struct buffer_request {
 
 /* CL_INVALID_PROPERTY "if a property name in properties is not a
  * supported property name": "OpenCL does not define any optional
- * properties for buffers", and refcl supports no extension that does. */
-static cl_int properties_parse(struct buffer_request *req)
+ * properties for buffers" (nor for images), and refcl supports no
+ * extension that does. */
+cl_int refcl_mem_properties_parse(const cl_mem_properties *properties,
+                                  size_t *len)
 {
-    if (!req->properties)
+    *len = 0;
+    if (!properties)
         return CL_SUCCESS;
-    if (req->properties[0] != 0)
+    if (properties[0] != 0)
         return REFCL_FAIL(CL_INVALID_PROPERTY, "property 0x%llX: \"if a "
                           "property name in properties is not a supported "
                           "property name\"",
-                          (unsigned long long)req->properties[0]);
-    req->properties_len = 1;
+                          (unsigned long long)properties[0]);
+    *len = 1;
     return CL_SUCCESS;
 }
 
 /* The checks of clCreateBuffer[WithProperties], in the spec's order. */
 static cl_int request_check(struct buffer_request *req)
 {
-    cl_int status = properties_parse(req);
+    cl_int status =
+        refcl_mem_properties_parse(req->properties, &req->properties_len);
     if (status != CL_SUCCESS)
         return status;
     /* CL_INVALID_VALUE "if values specified in flags are not valid as

@@ -185,6 +185,14 @@ void refcl_storage_teardown(void);
  *  page in two (at most) left untouched is cheap next to the whole. */
 #define REFCL_STORAGE_HUGE_MIN ((size_t)4 * 1024 * 1024)
 
+/**
+ * The properties of a buffer or image creation: NULL, or a list that is
+ * only its terminating 0 (*@p len then 1, else 0); CL_INVALID_PROPERTY for
+ * any name, refcl supporting none.
+ */
+cl_int refcl_mem_properties_parse(const cl_mem_properties *properties,
+                                  size_t *len);
+
 /** The memory-flags bits refcl accepts at buffer creation. */
 #define REFCL_MEM_ACCESS_FLAGS \
     (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
