@@ -298,13 +298,18 @@ static void store_float(cl_channel_type type, float f, bool srgb, void *out)
     }
 }
 
+static bool signed_type(cl_channel_type type)
+{
+    return type == CL_SIGNED_INT8 || type == CL_SIGNED_INT16 ||
+           type == CL_SIGNED_INT32;
+}
+
 /* One channel of a signed or unsigned integer type, saturated to its
  * width (convert_char_sat and the like). */
 static void store_int(cl_channel_type type, int64_t v, void *out)
 {
     size_t size = plain_size(type);
-    bool is_signed = type == CL_SIGNED_INT8 || type == CL_SIGNED_INT16 ||
-                     type == CL_SIGNED_INT32;
+    bool is_signed = signed_type(type);
     int64_t lo = is_signed ? -((int64_t)1 << (8 * size - 1)) : 0;
     int64_t hi = is_signed ? ((int64_t)1 << (8 * size - 1)) - 1
                            : ((int64_t)1 << (8 * size)) - 1;
@@ -366,12 +371,6 @@ static bool integer_type(cl_channel_type type)
     default:
         return false;
     }
-}
-
-static bool signed_type(cl_channel_type type)
-{
-    return type == CL_SIGNED_INT8 || type == CL_SIGNED_INT16 ||
-           type == CL_SIGNED_INT32;
 }
 
 void refcl_format_pack(const cl_image_format *format, const void *color,

@@ -19,16 +19,6 @@
 static cl_context context;
 static cl_device_id device;
 
-static unsigned char *read_all(const char *path, size_t *size)
-{
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    unsigned char *bytes = malloc(1 << 16);
-    *size = f && bytes ? fread(bytes, 1, 1 << 16, f) : 0;
-    if (f)
-        fclose(f);
-    return bytes;
-}
-
 /* Garbage, a bad length and SPIR-V of a version the device does not
  * list: "CL_INVALID_VALUE if il is NULL or if length is zero" and "if the
  * length-byte memory pointed to by il does not contain well-formed
@@ -117,7 +107,7 @@ int main(void)
     CHECK_EQ(ils[4].version, CL_MAKE_VERSION(1, 4, 0));
     CHECK_STR(ils[4].name, "SPIR-V");
 
-    unsigned char *spirv = read_all(getenv("REFCL_TEST_SPIRV"), &size);
+    unsigned char *spirv = test_read_spirv(&size);
     CHECK(size > 20 && size < (1 << 16));
     cl_int err = 1;
     context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);

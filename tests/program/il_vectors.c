@@ -24,16 +24,6 @@ static cl_context context;
 static cl_device_id device;
 static cl_command_queue queue;
 
-static unsigned char *read_all(const char *path, size_t *size)
-{
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    unsigned char *bytes = malloc(1 << 16);
-    *size = f && bytes ? fread(bytes, 1, 1 << 16, f) : 0;
-    if (f)
-        fclose(f);
-    return bytes;
-}
-
 static cl_mem buffer(void *host, size_t size)
 {
     cl_int err = 1;
@@ -180,7 +170,7 @@ int main(void)
         return TEST_SKIP;
     }
     size_t size = 0;
-    unsigned char *spirv = read_all(getenv("REFCL_TEST_SPIRV"), &size);
+    unsigned char *spirv = test_read_spirv(&size);
     CHECK(size > 20 && size < (1 << 16));
     cl_int err = 1;
     context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);

@@ -122,6 +122,19 @@ static inline int test_context_queue(cl_device_id device,
     return 1;
 }
 
+/** The SPIR-V file REFCL_TEST_SPIRV names (at most 64 KiB; *@p size 0
+ *  when it cannot be read), to free. */
+static inline unsigned char *test_read_spirv(size_t *size)
+{
+    const char *path = getenv("REFCL_TEST_SPIRV");
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    unsigned char *bytes = malloc(1 << 16);
+    *size = f && bytes ? fread(bytes, 1, 1 << 16, f) : 0;
+    if (f)
+        fclose(f);
+    return bytes;
+}
+
 /** A buffer that must be created: clCreateBuffer's arguments. */
 static inline cl_mem test_buffer(cl_context context, cl_mem_flags flags,
                                  size_t size, void *host_ptr)
