@@ -339,6 +339,23 @@ static cl_int local_arg(struct refcl_kernel_arg *arg, size_t arg_size,
     return CL_SUCCESS;
 }
 
+/* The cl_mem a memory object argument's arg_value points to (NULL for a
+ * NULL arg_value) into *@p mem. The size is checked first, so that refcl
+ * never reads more than arg_size bytes from arg_value. */
+static cl_int mem_arg_read(size_t arg_size, const void *arg_value,
+                           cl_mem *mem)
+{
+    if (arg_size != sizeof(cl_mem))
+        return REFCL_FAIL(CL_INVALID_ARG_SIZE, "arg_size %zu: \"if the "
+                          "argument is a memory object and arg_size != "
+                          "sizeof(cl_mem)\" (%zu)", arg_size,
+                          sizeof(cl_mem));
+    *mem = NULL;
+    if (arg_value)
+        memcpy(mem, arg_value, sizeof(*mem));
+    return CL_SUCCESS;
+}
+
 /* A __global or __constant pointer: "If the argument is a buffer object,
  * the arg_value pointer can be NULL or point to a NULL value in which case
  * a NULL value will be used". */
@@ -346,16 +363,10 @@ static cl_int buffer_arg(const struct _cl_kernel *kernel,
                          struct refcl_kernel_arg *arg, size_t arg_size,
                          const void *arg_value)
 {
-    /* Checked first, so that refcl never reads more than arg_size bytes
-     * from arg_value. */
-    if (arg_size != sizeof(cl_mem))
-        return REFCL_FAIL(CL_INVALID_ARG_SIZE, "arg_size %zu: \"if the "
-                          "argument is a memory object and arg_size != "
-                          "sizeof(cl_mem)\" (%zu)", arg_size,
-                          sizeof(cl_mem));
     cl_mem mem = NULL;
-    if (arg_value)
-        memcpy(&mem, arg_value, sizeof(mem));
+    cl_int status = mem_arg_read(arg_size, arg_value, &mem);
+    if (status != CL_SUCCESS)
+        return status;
     /* CL_INVALID_MEM_OBJECT "for an argument declared to be a memory
      * object when the specified arg_value is not a valid memory object"
      * (an object of another type included, and a memory object that is
@@ -363,7 +374,7 @@ static cl_int buffer_arg(const struct _cl_kernel *kernel,
      * be a buffer object"), and a buffer of another context: "The memory
      * object must be created with the context associated with the kernel
      * object". */
-    cl_int status =
+    status =
         mem ? refcl_kernel_buffer_check(kernel->context, mem) : CL_SUCCESS;
     if (status == CL_SUCCESS)
         *arg = (struct refcl_kernel_arg){.set = true, .mem = mem};
@@ -384,18 +395,15 @@ static cl_int image_arg(const struct _cl_kernel *kernel,
                         struct refcl_kernel_arg *arg, size_t arg_size,
                         const void *arg_value)
 {
-    if (arg_size != sizeof(cl_mem))
-        return REFCL_FAIL(CL_INVALID_ARG_SIZE, "arg_size %zu: \"if the "
-                          "argument is a memory object and arg_size != "
-                          "sizeof(cl_mem)\"", arg_size);
     cl_mem mem = NULL;
-    if (arg_value)
-        memcpy(&mem, arg_value, sizeof(mem));
+    cl_int status = mem_arg_read(arg_size, arg_value, &mem);
+    if (status != CL_SUCCESS)
+        return status;
     if (!mem)
         return REFCL_FAIL(CL_INVALID_ARG_VALUE, "no image: \"If the argument "
                           "is an image object, the arg_value pointer cannot "
                           "be NULL or point to a NULL value\"");
-    cl_int status = refcl_image_check(mem, kernel->context);
+    status = refcl_image_check(mem, kernel->context);
     if (status != CL_SUCCESS)
         return status == CL_INVALID_CONTEXT
                    ? REFCL_FAIL(CL_INVALID_MEM_OBJECT, "an image of another "
