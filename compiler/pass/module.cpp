@@ -33,10 +33,11 @@ PreservedAnalyses StripOptNonePass::run(Module &M, ModuleAnalysisManager &)
 {
     bool Changed = false;
     for (Function &F : M) {
-        Changed |= F.hasFnAttribute(Attribute::OptimizeNone) ||
-                   F.hasFnAttribute(Attribute::NoInline);
+        if (!F.hasFnAttribute(Attribute::OptimizeNone))
+            continue;
         F.removeFnAttr(Attribute::OptimizeNone);
         F.removeFnAttr(Attribute::NoInline);
+        Changed = true;
     }
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

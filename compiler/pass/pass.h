@@ -68,6 +68,15 @@ bool isBarrier(const llvm::Function *F);
 /** Whether F is a work-item function (get_local_id ...). */
 bool isWorkItemFunction(const llvm::Function *F);
 
+/** Whether K's argument I is an image (its type name, as the table
+ *  reads it). */
+bool isImageArgument(const llvm::Function &K, unsigned I);
+
+/** Says of @p Address, a work-group function's load of an image
+ *  argument's descriptor address, what refcl-invariant-images needs
+ *  (images.cpp). */
+void markImageDescriptor(llvm::LoadInst &Address);
+
 /** Whether F is OpenCL C's printf. */
 bool isPrintfFunction(const llvm::Function *F);
 

@@ -38,8 +38,10 @@ struct AdaptCallsPass : llvm::PassInfoMixin<AdaptCallsPass> {
     static bool isRequired() { return true; }
 };
 
-/** refcl-strip-optnone: no function optnone or noinline (clang's -O0
- *  marks every one), so that the work-group functions can inline. */
+/** refcl-strip-optnone: no function optnone, nor the noinline that
+ *  optnone requires (clang's -O0 marks every function with both), so
+ *  that the work-group functions can inline; a noinline of its own
+ *  stays. */
 struct StripOptNonePass : llvm::PassInfoMixin<StripOptNonePass> {
     llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
     static bool isRequired() { return true; }
@@ -50,6 +52,12 @@ struct StripOptNonePass : llvm::PassInfoMixin<StripOptNonePass> {
 struct GuardDivisionPass : llvm::PassInfoMixin<GuardDivisionPass> {
     llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
     static bool isRequired() { return true; }
+};
+
+/** refcl-invariant-images: the loads of an image descriptor's fields,
+ *  once the library is inlined, !invariant.load (images.cpp). */
+struct InvariantImagesPass : llvm::PassInfoMixin<InvariantImagesPass> {
+    llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
 /** refcl-workgroup: each kernel's work-group function (workgroup.cpp),

@@ -2,9 +2,10 @@
 // The plugin's entry. clang-15 loads it with -fpass-plugin= and runs
 // refcl-program (the module steps, passes.h) at the start of its pipeline,
 // before any optimisation, so that LLVM's own passes (SROA, LICM, the loop
-// vectorizer) then optimise the work-item loops it makes; and
-// refcl-atomics before the vectorizer, once the library's atomics are
-// inlined. opt-15 -load-pass-plugin= runs any step alone by its name,
+// vectorizer) then optimise the work-item loops it makes;
+// refcl-invariant-images before the loop passes, once the library's image
+// functions are inlined; and refcl-atomics before the vectorizer, once the
+// library's atomics are inlined. opt-15 -load-pass-plugin= runs any step alone by its name,
 // with its options in the pipeline text: -passes='refcl-retarget<cpu=NAME>'.
 //
 // clang's pipeline takes the CPU from the LLVM option -refcl-target-cpu
@@ -142,6 +143,8 @@ bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM)
         FPM.addPass(GuardDivisionPass());
     else if (Name == "refcl-atomics")
         FPM.addPass(AtomicsPass());
+    else if (Name == "refcl-invariant-images")
+        FPM.addPass(InvariantImagesPass());
     else
         return false;
     return true;
@@ -159,6 +162,11 @@ void registerPasses(PassBuilder &PB)
         });
     PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(ProgramPass(TargetCpu, AdaptCalls));
+    });
+    // After the inliner's first simplification of a function, before its
+    // loop passes: the image descriptors' loads are there by then.
+    PB.registerPeepholeEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+        FPM.addPass(InvariantImagesPass());
     });
     // After inlining, before the vectorizer: the library's atomic_add is an
     // atomicrmw in the work-item loop by then.

@@ -141,6 +141,17 @@ uint32_t kindOf(uint64_t AddrSpace, StringRef BaseType, StringRef Quals)
     }
 }
 
+} // namespace
+
+bool isImageArgument(const Function &K, unsigned I)
+{
+    StringRef Type = mdString(K.getMetadata("kernel_arg_type"), I);
+    StringRef BaseType = mdString(K.getMetadata("kernel_arg_base_type"), I);
+    return isImageType(BaseType.empty() ? Type : BaseType);
+}
+
+namespace {
+
 Constant *argument(Emitter &E, Function &K, unsigned I)
 {
     Argument &A = *K.getArg(I);

@@ -456,8 +456,12 @@ CallInst *callKernel(Function &K, Nest &N)
     IRBuilder<> B(N.XBody);
     std::vector<Value *> Args;
     B.SetInsertPoint(N.Entry->getTerminator());
-    for (Argument &A : K.args())
-        Args.push_back(loadArgument(B, A, N.Run->getArg(0)));
+    for (Argument &A : K.args()) {
+        Value *V = loadArgument(B, A, N.Run->getArg(0));
+        if (auto *L = dyn_cast<LoadInst>(V); L && isImageArgument(K, A.getArgNo()))
+            markImageDescriptor(*L);
+        Args.push_back(V);
+    }
     B.SetInsertPoint(N.XBody);
     CallInst *Call = B.CreateCall(&K, Args);
     Call->setCallingConv(K.getCallingConv());

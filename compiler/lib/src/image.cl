@@ -81,6 +81,10 @@ static int4 extent(image_desc d, enum layer_axis layer)
         e.y = (int)d->array_size;
     if (layer == LAYER_Z)
         e.z = (int)d->array_size;
+    // The runtime's promise (refcl/kernel_abi.h: an image has at least one
+    // texel along each axis, at most 2^27): a clamped coordinate is then
+    // inside, which spares the sampled reads a second test.
+    __builtin_assume(e.x > 0 && e.y > 0 && e.z > 0);
     return e;
 }
 
@@ -449,24 +453,34 @@ static bool common_rgba(image_desc d, uint type)
     return d->channel_order == CLK_RGBA && d->channel_data_type == type;
 }
 
-// The texel at c as read_imagef sees it, or the border colour outside the
-// image; sRGB images converted to linear ("before the filter ... is
-// applied").
-static float4 texel_float(image_desc d, int4 c, int4 e)
+// The general decoding of the texel at p for read_imagef, sRGB images
+// converted to linear ("before the filter ... is applied"). Out of line:
+// the common formats' path stays small enough to inline into the
+// work-item loop, where the format test is loop-invariant.
+static __attribute__((noinline)) float4 decoded_float(image_desc d,
+                                                      global const uchar *p)
 {
     uint order = d->channel_order;
-    if (!inside(c, e))
-        return (float4)(0.0f, 0.0f, 0.0f, border_alpha(order) ? 1.0f : 0.0f);
-    global const uchar *p = texel_at(d, c);
-    if (common_rgba(d, CLK_UNORM_INT8)) // the same rule, in one load
-        return convert_float4(vload4(0, p)) / 255.0f;
-    if (common_rgba(d, CLK_FLOAT))
-        return vload4(0, (global const float *)p);
     float4 v = rgba_float(decode_float(d, p), order);
     if (is_srgb(order))
         v.xyz = (float3)(srgb_to_linear(v.x), srgb_to_linear(v.y),
                          srgb_to_linear(v.z));
     return v;
+}
+
+// The texel at c as read_imagef sees it, or the border colour outside the
+// image.
+static float4 texel_float(image_desc d, int4 c, int4 e)
+{
+    if (!inside(c, e))
+        return (float4)(0.0f, 0.0f, 0.0f,
+                        border_alpha(d->channel_order) ? 1.0f : 0.0f);
+    global const uchar *p = texel_at(d, c);
+    if (common_rgba(d, CLK_UNORM_INT8)) // the same rule, in one load
+        return convert_float4(vload4(0, p)) / 255.0f;
+    if (common_rgba(d, CLK_FLOAT))
+        return vload4(0, (global const float *)p);
+    return decoded_float(d, p);
 }
 
 static uint4 texel_int(image_desc d, int4 c, int4 e)
@@ -713,6 +727,19 @@ static uint4 load_int(image_desc d, int4 coord, enum layer_axis layer)
     return texel_int(d, coord, extent(d, layer));
 }
 
+// The general encoding of color at p for write_imagef; out of line, as
+// decoded_float.
+static __attribute__((noinline)) void encoded_float(image_desc d,
+                                                    global uchar *p,
+                                                    float4 color)
+{
+    uint order = d->channel_order;
+    if (is_srgb(order))
+        encode_srgb(d, p, color);
+    else
+        encode_float(d, p, stored_float(color, order));
+}
+
 // The writes: "The behavior of write_imagef, write_imagei and
 // write_imageui for ... x and y coordinate values that are not in the
 // range [0, image width-1] and [0, image height-1], respectively, is
@@ -723,19 +750,12 @@ static void store_float(image_desc d, int4 coord, enum layer_axis layer,
     if (!inside(coord, extent(d, layer)))
         return;
     global uchar *p = texel_at(d, coord);
-    if (common_rgba(d, CLK_UNORM_INT8)) { // the same rule, in one store
+    if (common_rgba(d, CLK_UNORM_INT8)) // the same rule, in one store
         vstore4(convert_uchar4_sat_rte(color * 255.0f), 0, p);
-        return;
-    }
-    if (common_rgba(d, CLK_FLOAT)) {
+    else if (common_rgba(d, CLK_FLOAT))
         vstore4(color, 0, (global float *)p);
-        return;
-    }
-    uint order = d->channel_order;
-    if (is_srgb(order))
-        encode_srgb(d, p, color);
     else
-        encode_float(d, p, stored_float(color, order));
+        encoded_float(d, p, color);
 }
 
 static void store_signed(image_desc d, int4 coord, enum layer_axis layer,
