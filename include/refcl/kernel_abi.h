@@ -145,8 +145,8 @@ enum refcl_abi_arg_kind {
  * the order channel_order names them (CL_BGRA: blue first), each of
  * channel_data_type, packed formats (CL_UNORM_SHORT_565, ...) as one
  * integer whose most significant field is the first channel.
- * width, height, depth and array_size are each at least 1 (compiled code
- * relies on it) and below 2^31. Kernels never write a descriptor.
+ * width, height, depth and array_size are each at least 1 and below 2^31.
+ * Kernels never write a descriptor (compiled code relies on it).
  */
 struct refcl_abi_image {
     unsigned char *data;        /**< the texel at (0, 0, 0) */

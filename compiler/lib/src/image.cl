@@ -81,10 +81,6 @@ static int4 extent(image_desc d, enum layer_axis layer)
         e.y = (int)d->array_size;
     if (layer == LAYER_Z)
         e.z = (int)d->array_size;
-    // The runtime's promise (refcl/kernel_abi.h: an image has at least one
-    // texel along each axis, at most 2^27): a clamped coordinate is then
-    // inside, which spares the sampled reads a second test.
-    __builtin_assume(e.x > 0 && e.y > 0 && e.z > 0);
     return e;
 }
 
