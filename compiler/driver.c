@@ -370,16 +370,19 @@ static void log_timeout(const struct workdir *dir)
 }
 
 /* The work-group passes' options, which the plugin defines: the CPU
- * (clang_back) and the adapter of SPIR-V's calls (to_shared_object), the
- * only -mllvm a server job may have. */
+ * (clang_back), the adapter of SPIR-V's calls (to_shared_object) and the
+ * library's names for them (from_il), the only -mllvm a server job may
+ * have. */
 #define TARGET_CPU_OPTION "-refcl-target-cpu="
 #define ADAPT_CALLS_OPTION "-refcl-adapt-calls"
+#define SPIRV_NAMES_OPTION "-refcl-spirv-names"
 
 static bool plugin_option(const char *option)
 {
     return option && (!strncmp(option, TARGET_CPU_OPTION,
                                strlen(TARGET_CPU_OPTION)) ||
-                      !strcmp(option, ADAPT_CALLS_OPTION));
+                      !strcmp(option, ADAPT_CALLS_OPTION) ||
+                      !strcmp(option, SPIRV_NAMES_OPTION));
 }
 
 /* Whether @p argv can run in the persistent compiler: clang, llvm-link
@@ -695,13 +698,10 @@ struct back_args {
     char cpu[64];
 };
 
-/* The back end: the work-group passes, an object of the program, which
- * link() makes a shared object. The plugin is loaded (-load) before clang
- * parses -mllvm, so that its option for the CPU exists: this host's
- * (refcl_compiler_cpu), set on every function while the front end stays
- * at the baseline. */
-static void clang_back(struct argv *a, const struct refcl_toolchain *tc,
-                       struct back_args *b)
+/* The plugin, in clang's pipeline and loaded (-load) before clang parses
+ * -mllvm, so that its options exist. */
+static void load_plugin(struct argv *a, const struct refcl_toolchain *tc,
+                        struct back_args *b)
 {
     snprintf(b->plugin, sizeof(b->plugin), "-fpass-plugin=%s", tc->plugin);
     arg(a, b->plugin);
@@ -709,6 +709,15 @@ static void clang_back(struct argv *a, const struct refcl_toolchain *tc,
     arg(a, "-load");
     arg(a, "-Xclang");
     arg(a, tc->plugin);
+}
+
+/* The back end: the work-group passes, an object of the program, which
+ * link() makes a shared object; the CPU this host's (refcl_compiler_cpu),
+ * set on every function while the front end stays at the baseline. */
+static void clang_back(struct argv *a, const struct refcl_toolchain *tc,
+                       struct back_args *b)
+{
+    load_plugin(a, tc, b);
     snprintf(b->cpu, sizeof(b->cpu), TARGET_CPU_OPTION "%s",
              refcl_compiler_cpu());
     arg(a, "-mllvm");
@@ -876,7 +885,9 @@ static bool from_objects(const struct workdir *dir,
 /* SPIR-V to this target's bitcode (an object), and on to a shared object
  * for a build. llvm-spirv gives spir64 bitcode with typed pointers, whose
  * address spaces are OpenCL's, as refcl's (-ffake-address-space-map);
- * clang retargets it and makes its pointers opaque, as the builtins'. */
+ * clang retargets it and makes its pointers opaque, as the builtins', and
+ * the plugin gives its calls of builtins the library's names
+ * (refcl-spirv-names, before any link). */
 static bool from_il(const struct workdir *dir,
                     const struct refcl_compile_job *job, const char **output)
 {
@@ -894,7 +905,11 @@ static bool from_il(const struct workdir *dir,
     if (!run_argv(dir, &a))
         return false;
     struct argv b = {0};
+    struct back_args plugin;
     clang_common(&b, tc, "ir");
+    load_plugin(&b, tc, &plugin);
+    arg(&b, "-mllvm");
+    arg(&b, SPIRV_NAMES_OPTION);
     arg(&b, "-Wno-override-module");
     arg(&b, "-mllvm");
     arg(&b, "-opaque-pointers");

@@ -38,6 +38,15 @@ struct AdaptCallsPass : llvm::PassInfoMixin<AdaptCallsPass> {
     static bool isRequired() { return true; }
 };
 
+/** refcl-spirv-names: each function whose Itanium name has SPIR's
+ *  address spaces (PU3AS1, a bare P for private) renamed as clang and the
+ *  library name it (PU8CLglobal, PU9CLprivate; names.cpp): SPIR-V's calls
+ *  of builtins, before the library is linked. */
+struct SpirvNamesPass : llvm::PassInfoMixin<SpirvNamesPass> {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
 /** refcl-strip-optnone: no function optnone, nor the noinline that
  *  optnone requires (clang's -O0 marks every function with both), so
  *  that the work-group functions can inline; a noinline of its own

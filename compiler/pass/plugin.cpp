@@ -5,13 +5,16 @@
 // vectorizer) then optimise the work-item loops it makes;
 // refcl-invariant-images before the loop passes, once the library's image
 // functions are inlined; and refcl-atomics before the vectorizer, once the
-// library's atomics are inlined. opt-15 -load-pass-plugin= runs any step alone by its name,
-// with its options in the pipeline text: -passes='refcl-retarget<cpu=NAME>'.
+// library's atomics are inlined. opt-15 -load-pass-plugin= runs any step
+// alone by its name, with its options in the pipeline text:
+// -passes='refcl-retarget<cpu=NAME>'.
 //
 // clang's pipeline takes the CPU from the LLVM option -refcl-target-cpu
-// and refcl-adapt-calls from -refcl-adapt-calls (clang's -mllvm), which
-// exist once the plugin is loaded: the driver loads it with -Xclang -load
-// too, before clang parses -mllvm.
+// and refcl-adapt-calls from -refcl-adapt-calls (clang's -mllvm); with
+// -refcl-spirv-names it runs refcl-spirv-names alone (a module just read
+// from SPIR-V, not yet linked with the library). These options exist once
+// the plugin is loaded: the driver loads it with -Xclang -load too, before
+// clang parses -mllvm.
 #include "pass.h"
 #include "passes.h"
 
@@ -58,6 +61,10 @@ namespace {
 cl::opt<std::string> TargetCpu(
     "refcl-target-cpu", cl::value_desc("cpu"),
     cl::desc("The CPU refcl's pipeline sets on every function (refcl-retarget)"));
+
+cl::opt<bool> SpirvNames(
+    "refcl-spirv-names",
+    cl::desc("Only the library's names for SPIR-V's calls, no program made (refcl-spirv-names)"));
 
 cl::opt<bool> AdaptCalls(
     "refcl-adapt-calls",
@@ -120,6 +127,8 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM)
     }
     if (Name == "refcl-adapt-calls")
         MPM.addPass(AdaptCallsPass());
+    else if (Name == "refcl-spirv-names")
+        MPM.addPass(SpirvNamesPass());
     else if (Name == "refcl-strip-optnone")
         MPM.addPass(StripOptNonePass());
     else if (Name == "refcl-workgroup")
@@ -161,7 +170,10 @@ void registerPasses(PassBuilder &PB)
             return parseFunctionPass(Name, FPM);
         });
     PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(ProgramPass(TargetCpu, AdaptCalls));
+        if (SpirvNames)
+            MPM.addPass(SpirvNamesPass());
+        else
+            MPM.addPass(ProgramPass(TargetCpu, AdaptCalls));
     });
     // After the inliner's first simplification of a function, before its
     // loop passes: the image descriptors' loads are there by then.

@@ -31,3 +31,28 @@ kernel void mirror(read_only image2d_t src, write_only image2d_t dst,
                2.0f * read_imagef(src, s, (float2)(x + 0.5f, y + 0.5f));
     write_imagef(dst, (int2)(x, y), v);
 }
+
+/* Builtins taking pointers, which the translator names with SPIR's address
+ * spaces (PU3AS1 for global, a bare P for private): atomic_inc and
+ * atomic_dec on global ints, sincos into a private float and float4,
+ * fract into global floats, vstore4 and vload4 through local memory. */
+kernel void pointers(global int *counters, global const float *x,
+                     global float *sines, global float *cosines,
+                     global float4 *sines4, global float4 *cosines4,
+                     global float *fractions, global float *wholes,
+                     local float *scratch)
+{
+    size_t g = get_global_id(0), l = get_local_id(0);
+    atomic_inc(&counters[0]);
+    atomic_dec(&counters[1]);
+    float c;
+    sines[g] = sincos(x[g], &c);
+    cosines[g] = c;
+    float4 c4;
+    sines4[g] = sincos((float4)(x[g], -x[g], 0.5f * x[g], 0.0f), &c4);
+    cosines4[g] = c4;
+    vstore4((float4)(x[g], 1.0f, 2.0f, 3.0f), l, scratch);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float4 mine = vload4(l ^ 1, scratch);
+    fractions[g] = fract(mine.x * 3.25f, &wholes[g]);
+}
