@@ -86,11 +86,7 @@ PreservedAnalyses GuardDivisionPass::run(Function &F, FunctionAnalysisManager &)
     bool Changed = false;
     for (BinaryOperator *I : Divisions)
         Changed |= guard(*I);
-    if (!Changed)
-        return PreservedAnalyses::all();
-    PreservedAnalyses PA;
-    PA.preserveSet<CFGAnalyses>();
-    return PA;
+    return instructionsChanged(Changed);
 }
 
 } // namespace refcl

@@ -70,11 +70,7 @@ PreservedAnalyses InvariantImagesPass::run(Function &F, FunctionAnalysisManager 
     for (Instruction &I : instructions(F))
         if (I.hasMetadata(ImageMarker))
             Changed |= markFieldLoads(&I);
-    if (!Changed)
-        return PreservedAnalyses::all();
-    PreservedAnalyses PA;
-    PA.preserveSet<CFGAnalyses>();
-    return PA;
+    return instructionsChanged(Changed);
 }
 
 } // namespace refcl

@@ -8,6 +8,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
 
 #include <cstdint>
 #include <set>
@@ -50,6 +51,17 @@ struct Nest {
     llvm::Value *Offset[3], *GlobalSize[3], *Enqueued[3], *NumGroups[3];
     llvm::Value *GroupId[3], *LocalSize[3];
 };
+
+/** What a function pass that changes instructions, never blocks, keeps:
+ *  everything if it changed nothing, else the CFG's analyses. */
+inline llvm::PreservedAnalyses instructionsChanged(bool Changed)
+{
+    if (!Changed)
+        return llvm::PreservedAnalyses::all();
+    llvm::PreservedAnalyses PA;
+    PA.preserveSet<llvm::CFGAnalyses>();
+    return PA;
+}
 
 /** The module's kernels (defined, spir_kernel), in its order. */
 std::vector<llvm::Function *> kernelsOf(llvm::Module &M);
