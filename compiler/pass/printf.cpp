@@ -83,11 +83,14 @@ std::vector<Conversion> parseFormat(StringRef Format)
 
 // Whether Ptr is a string literal (a constant, NUL-terminated array of
 // bytes) from its start, the only strings the host reads; its text, up to
-// its first NUL.
+// its first NUL. A variable in the __constant address space is constant
+// whether or not LLVM says so (llvm-spirv reads SPIR-V's UniformConstant
+// strings back as plain addrspace(2) globals).
 bool isStringLiteral(const Value *Ptr, StringRef *Text = nullptr)
 {
     auto *G = dyn_cast<GlobalVariable>(Ptr->stripPointerCasts());
-    if (!G || !G->isConstant() || !G->hasDefinitiveInitializer())
+    if (!G || !(G->isConstant() || G->getAddressSpace() == 2) ||
+        !G->hasDefinitiveInitializer())
         return false;
     const Constant *Init = G->getInitializer();
     // "" is a zeroinitializer of one byte.
