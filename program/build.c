@@ -304,26 +304,50 @@ static cl_int build_record(struct _cl_program *program, cl_uint num_devices,
     return outcome;
 }
 
+/* The SPIR-V a build or compile reads, with the lock held: the
+ * program's, or (@p specialized set, owned) a copy with the values
+ * clSetProgramSpecializationConstant gave. NULL for a program from source;
+ * @p status CL_OUT_OF_HOST_MEMORY without memory for the copy. */
+static const struct refcl_blob *il_to_read(const struct _cl_program *program,
+                                           struct refcl_blob *specialized,
+                                           cl_int *status)
+{
+    *specialized = (struct refcl_blob){0};
+    if (!program->il.size || !program->spec_count)
+        return program->il.size ? &program->il : NULL;
+    if (!refcl_spirv_specialize(&program->il, program->spec_values,
+                                program->spec_count, specialized))
+        *status = REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
+                             "specialized module");
+    return specialized;
+}
+
 /* clBuildProgram with the compiler, or from binaries: clang runs without
- * the lock (the source and the IL never change), which is held to claim
- * the builds and to record them. */
+ * the lock (the source and the IL never change; the specialized IL is a
+ * copy), which is held to claim the builds and to record them. */
 static cl_int build_now(struct _cl_program *program, cl_uint num_devices,
                         const cl_device_id *device_list, const char *options,
                         const struct refcl_compiler_options *parsed)
 {
+    struct refcl_blob specialized;
+    cl_int status = CL_SUCCESS;
     pthread_mutex_lock(&program->build_lock);
-    cl_int status = build_claim(program, num_devices, device_list);
+    const struct refcl_blob *il = il_to_read(program, &specialized, &status);
+    if (status == CL_SUCCESS)
+        status = build_claim(program, num_devices, device_list);
     pthread_mutex_unlock(&program->build_lock);
-    if (status != CL_SUCCESS)
+    if (status != CL_SUCCESS) {
+        refcl_blob_free(&specialized);
         return status;
+    }
     struct refcl_compile_result result = {0};
     struct refcl_compile_job job = {.step = REFCL_STEP_BUILD,
                                     .options = parsed,
                                     .source = program->source,
-                                    .il = program->il.size ? &program->il
-                                                           : NULL};
+                                    .il = il};
     if (!program->from_binary)
         status = refcl_compiler_run(&job, &result);
+    refcl_blob_free(&specialized);
     pthread_mutex_lock(&program->build_lock);
     cl_int outcome = build_record(program, num_devices, device_list,
                                   options, parsed, &result, status);
@@ -430,13 +454,14 @@ static cl_int compile_now(struct _cl_program *program, cl_uint num_devices,
     struct refcl_compile_job job = {.step = REFCL_STEP_COMPILE,
                                     .options = &parsed,
                                     .source = program->source,
-                                    .il = program->il.size ? &program->il
-                                                           : NULL,
                                     .headers = headers,
                                     .header_count = num_input_headers};
+    struct refcl_blob specialized;
     pthread_mutex_lock(&program->build_lock);
+    job.il = il_to_read(program, &specialized, &status);
     if (status == CL_SUCCESS)
         status = refcl_compiler_run(&job, &result);
+    refcl_blob_free(&specialized);
     cl_uint count = num_devices ? num_devices : program->num_devices;
     cl_int outcome = status;
     for (cl_uint k = 0; status == CL_SUCCESS && k < count; k++) {

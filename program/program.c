@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Program objects without a compiler: clCreateProgramWithSource keeps the
- * source; clCreateProgramWithBuiltInKernels makes a program of refcl's
- * built-in kernels (exec/builtin.c), built from the start; programs
- * from binaries or IL are refused with the spec's errors (refcl has no
- * binary format and no IL); retain/release, clGetProgramInfo,
- * clSetProgramReleaseCallback and clSetProgramSpecializationConstant.
- * Builds are in program/build.c, kernels in kernel/.
+ * Program objects: clCreateProgramWithSource keeps the source,
+ * clCreateProgramWithIL the SPIR-V (its header checked),
+ * clCreateProgramWithBinary refcl's binaries; clCreateProgramWithBuiltInKernels
+ * makes a program of refcl's built-in kernels (exec/builtin.c), built from
+ * the start; retain/release, clGetProgramInfo, clSetProgramReleaseCallback
+ * and clSetProgramSpecializationConstant (the SPIR-V read in
+ * program/spirv.c). Builds are in program/build.c, kernels in kernel/.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -127,6 +127,7 @@ static void program_destroy(struct refcl_object *obj)
     free(program->builds);
     free(program->source);
     refcl_blob_free(&program->il);
+    free(program->spec_values);
     free(program->kernels);
     free(program->kernel_names);
     if (program->devices != context->devices)
@@ -817,15 +818,34 @@ cl_int CL_API_CALL refcl_clSetProgramReleaseCallback(
                       "program scope global variables\"");
 }
 
-/* Specialization constants: refcl gives llvm-spirv none, so an IL program
- * has no valid spec_id (CL_INVALID_SPEC_ID "if spec_id is not a valid
- * specialization constant identifier"). */
+/* Sets @p value for its SpecId, replacing an earlier one ("Calling this
+ * function multiple times for the same specialization constant shall
+ * cause the last provided value to override any previously specified
+ * value"). @return false without memory. */
+static bool spec_value_set(struct _cl_program *program,
+                           struct refcl_spec_value value)
+{
+    for (size_t i = 0; i < program->spec_count; i++)
+        if (program->spec_values[i].spec_id == value.spec_id) {
+            program->spec_values[i] = value;
+            return true;
+        }
+    struct refcl_spec_value *grown =
+        realloc(program->spec_values,
+                (program->spec_count + 1) * sizeof(*grown));
+    if (!grown)
+        return false;
+    grown[program->spec_count++] = value;
+    program->spec_values = grown;
+    return true;
+}
+
+/* The value is kept for the program's next builds and compiles, which
+ * specialize the module (program/spirv.c). */
 cl_int CL_API_CALL refcl_clSetProgramSpecializationConstant(
     cl_program program, cl_uint spec_id, size_t spec_size,
     const void *spec_value)
 {
-    (void)spec_size;
-    (void)spec_value;
     if (!refcl_object_valid(program, REFCL_PROGRAM))
         return refcl_invalid_handle(program, REFCL_PROGRAM);
     /* CL_INVALID_OPERATION "if no devices associated with program support
@@ -839,6 +859,24 @@ cl_int CL_API_CALL refcl_clSetProgramSpecializationConstant(
         return REFCL_FAIL(CL_INVALID_PROGRAM, "\"if program is not a valid "
                           "program object created from an intermediate "
                           "language\"");
-    return REFCL_FAIL(CL_INVALID_SPEC_ID, "spec_id %u: refcl supports no "
-                      "specialization constants", spec_id);
+    struct refcl_spec_constant c;
+    if (!refcl_spirv_spec_constant(&program->il, spec_id, &c))
+        return REFCL_FAIL(CL_INVALID_SPEC_ID, "spec_id %u: no scalar "
+                          "OpSpecConstant of a bool, integer or float type "
+                          "has it: \"if spec_id is not a valid "
+                          "specialization constant identifier\"", spec_id);
+    if (spec_size != c.bytes || !spec_value)
+        return REFCL_FAIL(CL_INVALID_VALUE, "spec_size %zu, the constant's "
+                          "%zu, spec_value %p: \"if spec_size does not match "
+                          "the size of the specialization constant in the "
+                          "module, or if spec_value is NULL\"", spec_size,
+                          c.bytes, spec_value);
+    struct refcl_spec_value value = {spec_id, 0};
+    memcpy(&value.bits, spec_value, c.bytes); /* little-endian hosts */
+    pthread_mutex_lock(&program->build_lock);
+    bool set = spec_value_set(program, value);
+    pthread_mutex_unlock(&program->build_lock);
+    return set ? CL_SUCCESS
+               : REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the "
+                            "specialization constants");
 }
