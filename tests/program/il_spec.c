@@ -120,24 +120,12 @@ static void check_given(struct values v)
 
 int main(void)
 {
-    cl_platform_id platform;
-    if (!test_first_device(&platform, &device))
-        return 1;
-    char versions[128] = "";
-    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION, sizeof(versions),
-                             versions, NULL), CL_SUCCESS);
-    if (!versions[0]) {
-        fprintf(stderr, "the device reports no IL\n");
-        return TEST_SKIP;
-    }
     size_t size = 0;
-    unsigned char *spirv = test_read_spirv(&size);
-    CHECK(size > 20 && size < (1 << 16));
+    unsigned char *spirv = NULL;
+    int start = test_il_start(&device, &context, &queue, &spirv, &size);
+    if (start)
+        return start;
     cl_int err = 1;
-    context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
-    CHECK_EQ(err, CL_SUCCESS);
     cl_program program = clCreateProgramWithIL(context, spirv, size, &err);
     CHECK_EQ(err, CL_SUCCESS);
     /* The defaults: 7, -5, 1.5 and false (the bool given false above, its

@@ -124,6 +124,18 @@ static inline int test_context_queue(cl_device_id device,
 
 /** The SPIR-V file REFCL_TEST_SPIRV names (at most 64 KiB; *@p size 0
  *  when it cannot be read), to free. */
+/** Whether @p device reads SPIR-V (CL_DEVICE_IL_VERSION not ""); if not,
+ *  says so (the caller skips). */
+static inline bool test_device_reads_il(cl_device_id device)
+{
+    char versions[128] = "";
+    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION, sizeof(versions),
+                             versions, NULL), CL_SUCCESS);
+    if (!versions[0])
+        fprintf(stderr, "the device reports no IL\n");
+    return versions[0] != 0;
+}
+
 static inline unsigned char *test_read_spirv(size_t *size)
 {
     const char *path = getenv("REFCL_TEST_SPIRV");
@@ -133,6 +145,28 @@ static inline unsigned char *test_read_spirv(size_t *size)
     if (f)
         fclose(f);
     return bytes;
+}
+
+/** A SPIR-V test's start: the first device, a context and a queue on it,
+ *  and the module REFCL_TEST_SPIRV names (owned) in @p spirv, @p size.
+ *  @return 0, TEST_SKIP where the device reads no IL, or 1. */
+static inline int test_il_start(cl_device_id *device, cl_context *context,
+                                cl_command_queue *queue,
+                                unsigned char **spirv, size_t *size)
+{
+    cl_platform_id platform;
+    if (!test_first_device(&platform, device))
+        return 1;
+    if (!test_device_reads_il(*device))
+        return TEST_SKIP;
+    *spirv = test_read_spirv(size);
+    CHECK(*size > 20 && *size < (1 << 16));
+    cl_int err = 1;
+    *context = clCreateContext(NULL, 1, device, NULL, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    *queue = clCreateCommandQueueWithProperties(*context, *device, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    return 0;
 }
 
 /** A buffer that must be created: clCreateBuffer's arguments. */
