@@ -124,6 +124,24 @@ struct Stored {
     bool Copy;
 };
 
+// C's default argument promotions, which clang applies to OpenCL C's
+// printf and SPIR-V's OpenCL.std printf does not (llvm-spirv passes a
+// float as a float): a scalar float or half becomes a double, an integer
+// narrower than int an int (sign-extended, as a signed char or short
+// would be; a bool 0 or 1), which is what the host reads for each
+// conversion.
+Value *promoted(IRBuilder<> &B, Value *A)
+{
+    Type *T = A->getType();
+    if (T->isHalfTy() || T->isFloatTy())
+        return B.CreateFPExt(A, B.getDoubleTy());
+    if (T->isIntegerTy(1))
+        return B.CreateZExt(A, B.getInt32Ty());
+    if (T->isIntegerTy() && T->getIntegerBitWidth() < 32)
+        return B.CreateSExt(A, B.getInt32Ty());
+    return A;
+}
+
 Stored storedArgument(IRBuilder<> &B, Value *A, const Conversion &C)
 {
     const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
@@ -135,6 +153,7 @@ Stored storedArgument(IRBuilder<> &B, Value *A, const Conversion &C)
             return {A, C.VectorBytes, true}; // passed by address
         return {B.CreatePtrToInt(A, B.getInt64Ty()), 8, false};
     }
+    A = promoted(B, A);
     return {A, DL.getTypeStoreSize(A->getType()), false};
 }
 
