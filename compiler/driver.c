@@ -34,6 +34,7 @@
 #include "refcl/device.h"
 #include "refcl/error.h"
 #include "refcl/server.h"
+#include "refcl/spirv.h"
 #include "refcl/toolchain.h"
 #include "cache.h"
 
@@ -892,7 +893,11 @@ static bool from_il(const struct workdir *dir,
                     const struct refcl_compile_job *job, const char **output)
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
-    char path[PATH_MAX];
+    char path[PATH_MAX], why[192];
+    if (!refcl_spirv_readable(job->il, why, sizeof(why))) {
+        log_note(dir, why);
+        return false;
+    }
     if (!path_in(dir, "program.spv", path) ||
         !write_bytes(path, job->il->bytes, job->il->size))
         return false;

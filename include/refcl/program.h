@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "refcl/compiler.h"
+#include "refcl/spirv.h"
 #include "refcl/object.h"
 
 struct refcl_kernel_desc; /* refcl/kernel.h */
@@ -76,32 +77,6 @@ struct _cl_program {
 };
 REFCL_OBJECT_LAYOUT(REFCL_PROGRAM, struct _cl_program);
 
-/** A scalar specialization constant's type: 'b' (bool), 'i' or 'f', and
- *  its size in bytes (1 for bool: "This should be 1 for boolean
- *  constants"). */
-struct refcl_spec_constant {
-    char kind;
-    size_t bytes;
-};
-
-/** Whether SPIR-V module @p il (its header checked) has a scalar
- *  specialization constant of SpecId @p spec_id of a type refcl can set;
- *  its type in @p out (program/spirv.c). */
-bool refcl_spirv_spec_constant(const struct refcl_blob *il, cl_uint spec_id,
-                               struct refcl_spec_constant *out);
-
-/** A specialization constant's value: its bytes, zero-extended (a
- *  bool's non-zero is true). */
-struct refcl_spec_value {
-    cl_uint spec_id;
-    uint64_t bits;
-};
-
-/** A copy of @p il in @p out (owned) with the @p count values set: the
- *  module specialized. @return false without memory. */
-bool refcl_spirv_specialize(const struct refcl_blob *il,
-                            const struct refcl_spec_value *values,
-                            size_t count, struct refcl_blob *out);
 
 /**
  * The (num_devices, device_list) pair of program calls: CL_INVALID_VALUE

@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Specialization constants of a SPIR-V module (SPIR-V 1.0, 2.12
- * "Specialization": OpDecorate <id> SpecId <n> on an OpSpecConstant,
- * OpSpecConstantTrue or OpSpecConstantFalse): the type of the one a SpecId
- * names, for clSetProgramSpecializationConstant, and the module
- * specialized, for a build: the constants' literal words replaced by the
- * values given (a bool's opcode by True or False), which is what
- * specialization means ("the module is specialized by ... changing the
- * default value"). The translator then reads a module without anything
- * to set (its own --spec-const takes no 64-bit value of 19 digits and no
- * negative one).
+ * What refcl reads of a SPIR-V module itself (refcl/spirv.h). Its
+ * specialization constants (OpDecorate <id> SpecId <n> on an
+ * OpSpecConstant, OpSpecConstantTrue or OpSpecConstantFalse): the type of
+ * the one a SpecId names, for clSetProgramSpecializationConstant, and the
+ * module specialized for a build, each constant's literal words replaced
+ * by the value given (a bool's opcode made True or False), so that the
+ * translator reads a module with nothing left to set (its own --spec-const
+ * takes no negative integer and no 64-bit one of 19 digits). And the
+ * instructions llvm-spirv-15 stops on, which a build names in its log
+ * instead of the translator's assertion.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "refcl/program.h"
+#include "refcl/spirv.h"
 
 enum {
     OP_TYPE_BOOL = 20,
@@ -36,6 +37,13 @@ struct words {
     size_t count;
     bool swapped;
 };
+
+static struct words words_of(const struct refcl_blob *il)
+{
+    uint32_t magic;
+    memcpy(&magic, il->bytes, 4);
+    return (struct words){il->bytes, il->size / 4, magic == 0x03022307u};
+}
 
 static uint32_t word(const struct words *w, size_t i)
 {
@@ -114,9 +122,7 @@ static bool find_type(const struct words *w, size_t i, uint32_t op,
 bool refcl_spirv_spec_constant(const struct refcl_blob *il, cl_uint spec_id,
                                struct refcl_spec_constant *out)
 {
-    uint32_t magic;
-    memcpy(&magic, il->bytes, 4);
-    struct words w = {il->bytes, il->size / 4, magic == 0x03022307u};
+    struct words w = words_of(il);
     struct search s = {.spec_id = spec_id, .found = out};
     *out = (struct refcl_spec_constant){0};
     return each_instruction(&w, find_decorated, &s) &&
@@ -179,9 +185,7 @@ bool refcl_spirv_specialize(const struct refcl_blob *il,
                             const struct refcl_spec_value *values,
                             size_t count, struct refcl_blob *out)
 {
-    uint32_t magic;
-    memcpy(&magic, il->bytes, 4);
-    struct words w = {il->bytes, il->size / 4, magic == 0x03022307u};
+    struct words w = words_of(il);
     struct specialize s = {values, count, calloc(count, sizeof(uint32_t)),
                            malloc(il->size), w.swapped};
     if (!s.targets || !s.bytes) {
@@ -197,4 +201,60 @@ bool refcl_spirv_specialize(const struct refcl_blob *il,
     free(s.targets);
     *out = (struct refcl_blob){s.bytes, il->size};
     return true;
+}
+
+/* The instructions of SPIR-V 1.4 that llvm-spirv-15 stops on (an
+ * assertion, "Not implemented"), by opcode. */
+static const char *unread_instruction(uint32_t op)
+{
+    switch (op) {
+    case 400: return "OpCopyLogical";
+    case 401: return "OpPtrEqual";
+    case 402: return "OpPtrNotEqual";
+    case 403: return "OpPtrDiff";
+    case 5632: return "OpDecorateString";
+    case 5633: return "OpMemberDecorateString";
+    default: return NULL;
+    }
+}
+
+/* Words of the memory operands whose mask is @p mask (the mask's own
+ * included): Aligned takes a literal, MakePointerAvailable and
+ * MakePointerVisible an id each (SPIR-V 3.26 "Memory Operands"). */
+static uint32_t memory_operand_words(uint32_t mask)
+{
+    return 1 + !!(mask & 0x2) + !!(mask & 0x8) + !!(mask & 0x10);
+}
+
+struct unread {
+    const char *name;
+};
+
+static bool find_unread(const struct words *w, size_t i, uint32_t op,
+                        uint32_t length, void *data)
+{
+    struct unread *u = data;
+    u->name = unread_instruction(op);
+    /* OpCopyMemory (63: target, source) and OpCopyMemorySized (64: and a
+     * size) with SPIR-V 1.4's second set of memory operands, the
+     * source's: llvm-spirv-15 reads it as an id. */
+    uint32_t fixed = op == 63 ? 3 : op == 64 ? 4 : 0;
+    if (fixed && length > fixed &&
+        length > fixed + memory_operand_words(word(w, i + fixed)))
+        u->name = op == 63 ? "OpCopyMemory with two memory operands"
+                           : "OpCopyMemorySized with two memory operands";
+    return u->name != NULL;
+}
+
+bool refcl_spirv_readable(const struct refcl_blob *il, char *why,
+                          size_t room)
+{
+    struct words w = words_of(il);
+    struct unread u = {NULL};
+    if (!each_instruction(&w, find_unread, &u))
+        return true;
+    snprintf(why, room, "refcl: the module has %s (SPIR-V 1.4), which the "
+             "SPIR-V translator refcl uses (llvm-spirv-15) cannot read\n",
+             u.name);
+    return false;
 }
