@@ -6,7 +6,7 @@
  * makes a program of refcl's built-in kernels (exec/builtin.c), built from
  * the start; retain/release, clGetProgramInfo, clSetProgramReleaseCallback
  * and clSetProgramSpecializationConstant (the SPIR-V read in
- * program/spirv.c). Builds are in program/build.c, kernels in kernel/.
+ * compiler/spirv.c). Builds are in program/build.c, kernels in kernel/.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -841,7 +841,7 @@ static bool spec_value_set(struct _cl_program *program,
 }
 
 /* The value is kept for the program's next builds and compiles, which
- * specialize the module (program/spirv.c). */
+ * specialize the module (compiler/spirv.c). */
 cl_int CL_API_CALL refcl_clSetProgramSpecializationConstant(
     cl_program program, cl_uint spec_id, size_t spec_size,
     const void *spec_value)

@@ -26,7 +26,7 @@ struct refcl_spec_constant {
 
 /** Whether SPIR-V module @p il (its header checked) has a scalar
  *  specialization constant of SpecId @p spec_id of a type refcl can set;
- *  its type in @p out (program/spirv.c). */
+ *  its type in @p out (compiler/spirv.c). */
 bool refcl_spirv_spec_constant(const struct refcl_blob *il, cl_uint spec_id,
                                struct refcl_spec_constant *out);
 
