@@ -143,9 +143,14 @@ static const cl_name_version device_only_extensions[] = {
 /* Only where the kernel can make a dma_buf refcl can map. */
 static const cl_name_version dma_buf_extension = {CL_MAKE_VERSION(1, 0, 0),
                                                   "cl_arm_import_memory_dma_buf"};
+/* Only where refcl reads SPIR-V: llvm-spirv-15 reads
+ * SPV_KHR_no_integer_wrap_decoration's NoSignedWrap and NoUnsignedWrap as
+ * LLVM's nsw and nuw. */
+static const cl_name_version no_integer_wrap_extension = {
+    CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_no_integer_wrap_decoration"};
 #define DEVICE_ONLY_COUNT \
     (sizeof(device_only_extensions) / sizeof(device_only_extensions[0]))
-#define MAX_EXTENSIONS (REFCL_PLATFORM_EXTENSIONS_MAX + DEVICE_ONLY_COUNT + 1)
+#define MAX_EXTENSIONS (REFCL_PLATFORM_EXTENSIONS_MAX + DEVICE_ONLY_COUNT + 2)
 static cl_name_version device_extensions[MAX_EXTENSIONS];
 static size_t extension_count;
 static char extensions_string[MAX_EXTENSIONS * CL_NAME_VERSION_MAX_NAME_SIZE];
@@ -169,6 +174,8 @@ static void extensions_init(void)
             device_extensions[extension_count++] = device_only_extensions[i];
     if (refcl_import_dma_buf_supported())
         device_extensions[extension_count++] = dma_buf_extension;
+    if (refcl_platform_reads_il())
+        device_extensions[extension_count++] = no_integer_wrap_extension;
     refcl_names_join(device_extensions, extension_count, extensions_string,
                      sizeof(extensions_string));
 }

@@ -488,9 +488,10 @@ static void check_fixed_strings(void)
              "cl_khr_int64_extended_atomics cl_refcl_device_cpuset "
              "cl_khr_3d_image_writes cl_khr_depth_images "
              "cl_khr_image2d_from_buffer cl_arm_import_memory "
-             "cl_arm_import_memory_host%s",
+             "cl_arm_import_memory_host%s%s",
              full_profile() ? "" : "cles_khr_int64 ",
-             dma_buf_expected() ? " cl_arm_import_memory_dma_buf" : "");
+             dma_buf_expected() ? " cl_arm_import_memory_dma_buf" : "",
+             il_expected() ? " cl_khr_spirv_no_integer_wrap_decoration" : "");
     CHECK_STR(string(CL_DEVICE_EXTENSIONS, s), expected);
     CHECK_STR(string(CL_DEVICE_IL_VERSION, s),
               il_expected() ? "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 "
@@ -538,6 +539,7 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_dma_buf"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_no_integer_wrap_decoration"},
     };
     const cl_name_version c_versions[] = {
         {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
@@ -557,6 +559,9 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
     };
     size_t count = dma_buf_expected() ? 17 : 16;
+    if (!dma_buf_expected()) /* the SPIR-V extension moves up one */
+        extensions[16] = extensions[17];
+    count += il_expected();
     if (full_profile()) { /* without cles_khr_int64 */
         memmove(&extensions[6], &extensions[7],
                 (count - 7) * sizeof(extensions[0]));
