@@ -143,14 +143,21 @@ static const cl_name_version device_only_extensions[] = {
 /* Only where the kernel can make a dma_buf refcl can map. */
 static const cl_name_version dma_buf_extension = {CL_MAKE_VERSION(1, 0, 0),
                                                   "cl_arm_import_memory_dma_buf"};
-/* Only where refcl reads SPIR-V: llvm-spirv-15 reads
+/* Only where refcl reads SPIR-V, SPIR-V extensions llvm-spirv-15 reads:
  * SPV_KHR_no_integer_wrap_decoration's NoSignedWrap and NoUnsignedWrap as
- * LLVM's nsw and nuw. */
-static const cl_name_version no_integer_wrap_extension = {
-    CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_no_integer_wrap_decoration"};
+ * LLVM's nsw and nuw, SPV_KHR_linkonce_odr's LinkOnceODR as linkonce_odr
+ * (which refcl-spirv-names makes weak_odr, for clLinkProgram). */
+static const cl_name_version spirv_extensions[] = {
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_no_integer_wrap_decoration"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_linkonce_odr"},
+};
+#define SPIRV_EXTENSION_COUNT \
+    (sizeof(spirv_extensions) / sizeof(spirv_extensions[0]))
 #define DEVICE_ONLY_COUNT \
     (sizeof(device_only_extensions) / sizeof(device_only_extensions[0]))
-#define MAX_EXTENSIONS (REFCL_PLATFORM_EXTENSIONS_MAX + DEVICE_ONLY_COUNT + 2)
+#define MAX_EXTENSIONS \
+    (REFCL_PLATFORM_EXTENSIONS_MAX + DEVICE_ONLY_COUNT + 1 + \
+     SPIRV_EXTENSION_COUNT)
 static cl_name_version device_extensions[MAX_EXTENSIONS];
 static size_t extension_count;
 static char extensions_string[MAX_EXTENSIONS * CL_NAME_VERSION_MAX_NAME_SIZE];
@@ -174,8 +181,9 @@ static void extensions_init(void)
             device_extensions[extension_count++] = device_only_extensions[i];
     if (refcl_import_dma_buf_supported())
         device_extensions[extension_count++] = dma_buf_extension;
-    if (refcl_platform_reads_il())
-        device_extensions[extension_count++] = no_integer_wrap_extension;
+    for (size_t i = 0; i < SPIRV_EXTENSION_COUNT && refcl_platform_reads_il();
+         i++)
+        device_extensions[extension_count++] = spirv_extensions[i];
     refcl_names_join(device_extensions, extension_count, extensions_string,
                      sizeof(extensions_string));
 }

@@ -10,6 +10,13 @@
 // and another declares (clCompileProgram, then clLinkProgram; from SPIR-V
 // or OpenCL C) keeps one name.
 //
+// A definition of SPV_KHR_linkonce_odr's LinkOnceODR linkage becomes
+// weak_odr: llvm-link drops a linkonce_odr function that nothing in the
+// objects linked so far uses, so a later object that declares it would
+// find it gone ("undefined symbol" at the link); weak_odr keeps one
+// definition of the same meaning, and refcl-internalize makes it internal
+// once the program is whole.
+//
 // A vendor qualifier replaced by another keeps the name's substitutions
 // (S_, S0_ ...) as they were. A private pointer gains one, which adds a
 // substitution candidate: a later reference to one after it would be one
@@ -107,6 +114,11 @@ std::string libraryName(StringRef Name)
 PreservedAnalyses SpirvNamesPass::run(Module &M, ModuleAnalysisManager &)
 {
     bool Changed = false;
+    for (GlobalValue &G : M.global_values())
+        if (G.getLinkage() == GlobalValue::LinkOnceODRLinkage) {
+            G.setLinkage(GlobalValue::WeakODRLinkage);
+            Changed = true;
+        }
     for (Function &F : make_early_inc_range(M)) {
         // A kernel's name is the application's, whatever it looks like.
         if (F.isIntrinsic() || F.getCallingConv() == CallingConv::SPIR_KERNEL)

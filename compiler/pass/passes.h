@@ -41,7 +41,8 @@ struct AdaptCallsPass : llvm::PassInfoMixin<AdaptCallsPass> {
 /** refcl-spirv-names: each function whose Itanium name has SPIR's
  *  address spaces (PU3AS1, a bare P for private) renamed as clang and the
  *  library name it (PU8CLglobal, PU9CLprivate; names.cpp): SPIR-V's calls
- *  of builtins, before the library is linked. */
+ *  of builtins, before the library is linked; and linkonce_odr made
+ *  weak_odr, which llvm-link keeps for another object. */
 struct SpirvNamesPass : llvm::PassInfoMixin<SpirvNamesPass> {
     llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
     static bool isRequired() { return true; }

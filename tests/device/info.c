@@ -491,7 +491,9 @@ static void check_fixed_strings(void)
              "cl_arm_import_memory_host%s%s",
              full_profile() ? "" : "cles_khr_int64 ",
              dma_buf_expected() ? " cl_arm_import_memory_dma_buf" : "",
-             il_expected() ? " cl_khr_spirv_no_integer_wrap_decoration" : "");
+             il_expected() ? " cl_khr_spirv_no_integer_wrap_decoration"
+                             " cl_khr_spirv_linkonce_odr"
+                           : "");
     CHECK_STR(string(CL_DEVICE_EXTENSIONS, s), expected);
     CHECK_STR(string(CL_DEVICE_IL_VERSION, s),
               il_expected() ? "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 "
@@ -540,6 +542,7 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_dma_buf"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_no_integer_wrap_decoration"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_linkonce_odr"},
     };
     const cl_name_version c_versions[] = {
         {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
@@ -559,9 +562,9 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
     };
     size_t count = dma_buf_expected() ? 17 : 16;
-    if (!dma_buf_expected()) /* the SPIR-V extension moves up one */
-        extensions[16] = extensions[17];
-    count += il_expected();
+    if (!dma_buf_expected()) /* the SPIR-V extensions move up one */
+        memmove(&extensions[16], &extensions[17], 2 * sizeof(extensions[0]));
+    count += il_expected() ? 2 : 0;
     if (full_profile()) { /* without cles_khr_int64 */
         memmove(&extensions[6], &extensions[7],
                 (count - 7) * sizeof(extensions[0]));
@@ -869,7 +872,7 @@ static bool has_word(const char *list, const char *word)
 static void check_consistency(void)
 {
     char s[1024], profile[32];
-    cl_name_version with_version[16];
+    cl_name_version with_version[24];
     size_t bytes = array(CL_DEVICE_EXTENSIONS_WITH_VERSION, with_version,
                          sizeof(with_version));
     size_t count = bytes / sizeof(cl_name_version);

@@ -5,6 +5,8 @@
 ; spelling), definitions too (a function another module declares);
 ; substitutions and class names as they were; a declaration whose new name
 ; exists already with its type is replaced by it; unmangled names stay.
+; A linkonce_odr definition becomes weak_odr (llvm-link would drop it
+; before another object that declares it is linked).
 ; RUN: opt -load-pass-plugin=%plugin -passes=refcl-spirv-names -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
@@ -42,6 +44,11 @@ define void @k(ptr addrspace(1) %g, ptr addrspace(2) %c, ptr addrspace(3) %l, pt
 ; CHECK: define void @_Z4minePU9CLprivate4Node(
 define void @_Z4mineP4Node(ptr %n) {
   ret void
+}
+
+; CHECK: define weak_odr i32 @once(
+define linkonce_odr i32 @once(i32 %x) {
+  ret i32 %x
 }
 
 ; CHECK-NOT: declare {{.*}}U3AS
