@@ -8,7 +8,6 @@
  * through a build and through a compile and link. Skipped (77) where the
  * device reports no IL.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
