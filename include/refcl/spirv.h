@@ -12,8 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <CL/cl.h>
-
+#include "refcl/compat.h"
 #include "refcl/compiler.h"
 
 /** A scalar specialization constant's type: 'b' (bool), 'i' or 'f', and
