@@ -145,11 +145,7 @@ int main(void)
     program = clCreateProgramWithIL(context, spirv, size, &err);
     CHECK_EQ(err, CL_SUCCESS);
     set_values(program);
-    CHECK_EQ(clCompileProgram(program, 0, NULL, NULL, 0, NULL, NULL, NULL,
-                              NULL), CL_SUCCESS);
-    cl_program linked = clLinkProgram(context, 0, NULL, NULL, 1, &program,
-                                      NULL, NULL, &err);
-    CHECK_EQ(err, CL_SUCCESS);
+    cl_program linked = test_il_compile_link(context, program);
     if (linked) {
         check_given(run(linked));
         CHECK_EQ(clReleaseProgram(linked), CL_SUCCESS);

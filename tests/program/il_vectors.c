@@ -252,11 +252,7 @@ int main(void)
     /* Compiled, then linked: the link's objects may come from SPIR-V. */
     program = clCreateProgramWithIL(context, spirv, size, &err);
     CHECK_EQ(err, CL_SUCCESS);
-    CHECK_EQ(clCompileProgram(program, 0, NULL, NULL, 0, NULL, NULL, NULL,
-                              NULL), CL_SUCCESS);
-    cl_program linked = clLinkProgram(context, 0, NULL, NULL, 1, &program,
-                                      NULL, NULL, &err);
-    CHECK_EQ(err, CL_SUCCESS);
+    cl_program linked = test_il_compile_link(context, program);
     if (linked) {
         check_vectors(linked);
         check_image(linked);

@@ -147,6 +147,20 @@ static inline unsigned char *test_read_spirv(size_t *size)
     return bytes;
 }
 
+/** @p program, from IL, compiled and then linked alone: the link's
+ *  program (NULL if the link failed, which is checked). */
+static inline cl_program test_il_compile_link(cl_context context,
+                                              cl_program program)
+{
+    CHECK_EQ(clCompileProgram(program, 0, NULL, NULL, 0, NULL, NULL, NULL,
+                              NULL), CL_SUCCESS);
+    cl_int err = 1;
+    cl_program linked = clLinkProgram(context, 0, NULL, NULL, 1, &program,
+                                      NULL, NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    return linked;
+}
+
 /** A SPIR-V test's start: the first device, a context and a queue on it,
  *  and the module REFCL_TEST_SPIRV names (owned) in @p spirv, @p size.
  *  @return 0, TEST_SKIP where the device reads no IL, or 1. */
