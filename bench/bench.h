@@ -44,8 +44,10 @@ struct work {
 /** Elements of the saxpy figures: 64 Mi floats. */
 #define BENCH_SAXPY_N ((size_t)64 * 1024 * 1024)
 
-/** The reduction figures: 16 Mi uints summed in groups of 256. */
+/** The reduction figures: 16 Mi uints, or 64 Mi floats, summed in groups
+ *  of 256. */
 #define BENCH_REDUCE_N ((size_t)16 * 1024 * 1024)
+#define BENCH_REDUCE_FLOAT_N ((size_t)64 * 1024 * 1024)
 #define BENCH_REDUCE_GROUP ((size_t)256)
 
 /* bench/memory.c */
@@ -70,6 +72,8 @@ extern const struct work bench_saxpy_c_all;
 extern const struct work bench_saxpy_units[7]; /* 1, 2, 4, ... 64 units */
 extern const struct work bench_saxpy_source;  /* from OpenCL C everywhere */
 extern const struct work bench_reduce_source;
+extern const struct work bench_reduce_float_tree;
+extern const struct work bench_reduce_float_collective;
 extern const struct work bench_reduce_c_all;
 extern const struct work bench_build_uncached; /* saxpy, a new source */
 extern const struct work bench_build_cached;   /* saxpy, built before */

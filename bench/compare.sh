@@ -83,6 +83,8 @@ builtin.atomic_add-64    ratio -                     1
 builtin.atomic_add-64-wg64 ratio -                   1
 builtin.async_copy_tiles ratio -                     1
 reduce.source            ratio -                     1
+reduce.float-tree        ratio -                     1
+reduce.float-collective  of    reduce.float-tree     1.2
 image.blur-5x5           ratio -                     0.5
 image.resample-bilinear  ratio -                     1
 map-unmap-image.64m      ratio -                     0.05

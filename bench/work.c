@@ -102,15 +102,16 @@ static bool lists_builtin(cl_device_id device, const char *name)
     return false;
 }
 
-/* Kernel @p name of @p source built for @p device, into sx. */
+/* Kernel @p name of @p source built for @p device with @p options, into
+ * sx. */
 static cl_int source_kernel(cl_device_id device, const char *source,
-                            const char *name)
+                            const char *options, const char *name)
 {
     cl_int err;
     sx.program = clCreateProgramWithSource(sx.context, 1, &source, NULL,
                                            &err);
     if (err == CL_SUCCESS)
-        err = clBuildProgram(sx.program, 1, &device, "", NULL, NULL);
+        err = clBuildProgram(sx.program, 1, &device, options, NULL, NULL);
     if (err == CL_SUCCESS)
         sx.kernel = clCreateKernel(sx.program, name, &err);
     return err;
@@ -123,7 +124,7 @@ static cl_int saxpy_kernel(cl_device_id device, bool from_source)
     cl_int err;
     const char *name = "saxpy", *source = saxpy_source;
     if (from_source)
-        return source_kernel(device, source, name);
+        return source_kernel(device, source, "", name);
     if (lists_builtin(device, "refcl_saxpy_float")) {
         name = "refcl_saxpy_float";
         sx.program = clCreateProgramWithBuiltInKernels(sx.context, 1, &device,
@@ -249,64 +250,132 @@ const struct work bench_saxpy_device = {saxpy_setup, saxpy_loop,
 const struct work bench_saxpy_source = {saxpy_source_setup, saxpy_loop,
                                         saxpy_teardown, 0, SAXPY_BYTES};
 
-/* ---- a barrier reduction from OpenCL C ---------------------------------- */
+/* ---- reductions from OpenCL C ---------------------------------------------- */
 
-#define REDUCE_GROUPS (BENCH_REDUCE_N / BENCH_REDUCE_GROUP)
+/* A tree of barriers over __local memory, the hand-written reduction. */
+#define TREE_SOURCE(T)                                                       \
+    "kernel void reduce(global const " T " *src, global " T " *sums,\n"     \
+    "                   local " T " *scratch)\n"                            \
+    "{\n"                                                                   \
+    "    size_t l = get_local_id(0);\n"                                     \
+    "    scratch[l] = src[get_global_id(0)];\n"                             \
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"                                   \
+    "    for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"         \
+    "        if (l < s)\n"                                                  \
+    "            scratch[l] += scratch[l + s];\n"                           \
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"                               \
+    "    }\n"                                                               \
+    "    if (l == 0)\n"                                                     \
+    "        sums[get_group_id(0)] = scratch[0];\n"                         \
+    "}\n"
 
-static const char reduce_source[] =
-    "kernel void reduce(global const uint *src, global uint *sums,\n"
-    "                   local uint *scratch)\n"
+/* The float tree's work done by work_group_reduce_add (OpenCL C 3.0's
+ * __opencl_c_work_group_collective_functions). */
+static const char reduce_float_collective_source[] =
+    "kernel void reduce(global const float *src, global float *sums,\n"
+    "                   local float *unused)\n"
     "{\n"
-    "    size_t l = get_local_id(0);\n"
-    "    scratch[l] = src[get_global_id(0)];\n"
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
-    "        if (l < s)\n"
-    "            scratch[l] += scratch[l + s];\n"
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    }\n"
-    "    if (l == 0)\n"
-    "        sums[get_group_id(0)] = scratch[0];\n"
+    "    float sum = work_group_reduce_add(src[get_global_id(0)]);\n"
+    "    if (get_local_id(0) == 0)\n"
+    "        sums[get_group_id(0)] = sum;\n"
     "}\n";
 
-static cl_int reduce_setup(const struct bench *b, int units)
+/* A reduction figure: its kernel "reduce" (source, build options), its
+ * elements (4 bytes each, all 1 or 1.0f) in groups of BENCH_REDUCE_GROUP. */
+struct reduction {
+    const char *source, *options;
+    size_t n;
+    bool is_float;
+};
+
+static const struct reduction reductions[] = {
+    {TREE_SOURCE("uint"), "", BENCH_REDUCE_N, false},
+    {TREE_SOURCE("float"), "", BENCH_REDUCE_FLOAT_N, true},
+    {reduce_float_collective_source, "-cl-std=CL3.0", BENCH_REDUCE_FLOAT_N,
+     true},
+};
+static const struct reduction *reducing;
+
+static cl_int reduce_buffers(size_t n)
 {
-    (void)units;
     cl_int err;
+    sx.x = clCreateBuffer(sx.context, CL_MEM_READ_ONLY, n * 4, NULL, &err);
+    if (err == CL_SUCCESS)
+        sx.y = clCreateBuffer(sx.context, CL_MEM_READ_WRITE,
+                              n / BENCH_REDUCE_GROUP * 4, NULL, &err);
+    const cl_uint one = 1;
+    const cl_float one_f = 1.0f;
+    if (err == CL_SUCCESS)
+        err = clEnqueueFillBuffer(sx.queue, sx.x,
+                                  reducing->is_float ? (const void *)&one_f
+                                                     : (const void *)&one,
+                                  4, 0, n * 4, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(sx.queue);
+    return err;
+}
+
+static cl_int reduce_setup_as(const struct bench *b,
+                              const struct reduction *how)
+{
+    cl_int err;
+    reducing = how;
     sx.context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &err);
     if (err == CL_SUCCESS)
         sx.queue = clCreateCommandQueueWithProperties(sx.context, b->device,
                                                       NULL, &err);
     if (err == CL_SUCCESS)
-        err = source_kernel(b->device, reduce_source, "reduce");
+        err = source_kernel(b->device, how->source, how->options, "reduce");
     if (err == CL_SUCCESS)
-        sx.x = clCreateBuffer(sx.context, CL_MEM_READ_ONLY,
-                              BENCH_REDUCE_N * sizeof(cl_uint), NULL, &err);
-    if (err == CL_SUCCESS)
-        sx.y = clCreateBuffer(sx.context, CL_MEM_READ_WRITE,
-                              REDUCE_GROUPS * sizeof(cl_uint), NULL, &err);
-    const cl_uint one = 1;
-    if (err == CL_SUCCESS)
-        err = clEnqueueFillBuffer(sx.queue, sx.x, &one, sizeof(one), 0,
-                                  BENCH_REDUCE_N * sizeof(cl_uint), 0, NULL,
-                                  NULL);
-    if (err == CL_SUCCESS)
-        err = clFinish(sx.queue);
+        err = reduce_buffers(how->n);
     if (err == CL_SUCCESS)
         err = clSetKernelArg(sx.kernel, 0, sizeof(cl_mem), &sx.x);
     if (err == CL_SUCCESS)
         err = clSetKernelArg(sx.kernel, 1, sizeof(cl_mem), &sx.y);
     if (err == CL_SUCCESS)
-        err = clSetKernelArg(sx.kernel, 2,
-                             BENCH_REDUCE_GROUP * sizeof(cl_uint), NULL);
+        err = clSetKernelArg(sx.kernel, 2, BENCH_REDUCE_GROUP * 4, NULL);
     return err;
+}
+
+static cl_int reduce_setup(const struct bench *b, int units)
+{
+    (void)units;
+    return reduce_setup_as(b, &reductions[0]);
+}
+
+static cl_int reduce_float_tree_setup(const struct bench *b, int units)
+{
+    (void)units;
+    return reduce_setup_as(b, &reductions[1]);
+}
+
+static cl_int reduce_float_collective_setup(const struct bench *b, int units)
+{
+    (void)units;
+    return reduce_setup_as(b, &reductions[2]);
+}
+
+/* Whether the last group's sum, read back, is the group's size. */
+static cl_int reduce_check(void)
+{
+    size_t groups = reducing->n / BENCH_REDUCE_GROUP;
+    union {
+        cl_uint u;
+        cl_float f;
+    } last = {0};
+    cl_int err = clEnqueueReadBuffer(sx.queue, sx.y, CL_TRUE,
+                                     (groups - 1) * 4, 4, &last, 0, NULL,
+                                     NULL);
+    bool right = reducing->is_float ? last.f == (cl_float)BENCH_REDUCE_GROUP
+                                    : last.u == BENCH_REDUCE_GROUP;
+    return err == CL_SUCCESS && !right ? CL_INVALID_VALUE : err;
 }
 
 /* One reduction, completed; checked once (every sum is the group size). */
 static cl_int reduce_loop(const struct bench *b, long n)
 {
     (void)b;
-    const size_t global = BENCH_REDUCE_N, local = BENCH_REDUCE_GROUP;
+    const size_t global = reducing->n, local = BENCH_REDUCE_GROUP;
     for (long i = 0; i < n; i++) {
         cl_int err = clEnqueueNDRangeKernel(sx.queue, sx.kernel, 1, NULL,
                                             &global, &local, 0, NULL, NULL);
@@ -315,17 +384,16 @@ static cl_int reduce_loop(const struct bench *b, long n)
         if (err != CL_SUCCESS)
             return err;
     }
-    cl_uint last = 0;
-    cl_int err = clEnqueueReadBuffer(sx.queue, sx.y, CL_TRUE,
-                                     (REDUCE_GROUPS - 1) * sizeof(last),
-                                     sizeof(last), &last, 0, NULL, NULL);
-    return err == CL_SUCCESS && last != BENCH_REDUCE_GROUP
-               ? CL_INVALID_VALUE
-               : err;
+    return reduce_check();
 }
 
 const struct work bench_reduce_source = {reduce_setup, reduce_loop,
                                          saxpy_teardown, 0, 0};
+const struct work bench_reduce_float_tree = {reduce_float_tree_setup,
+                                             reduce_loop, saxpy_teardown, 0,
+                                             0};
+const struct work bench_reduce_float_collective = {
+    reduce_float_collective_setup, reduce_loop, saxpy_teardown, 0, 0};
 
 /* ---- building a small program ------------------------------------------ */
 
@@ -574,6 +642,8 @@ static void c_teardown(void)
     free(c.y);
     memset(&c, 0, sizeof(c));
 }
+
+#define REDUCE_GROUPS (BENCH_REDUCE_N / BENCH_REDUCE_GROUP)
 
 /* ---- the reduction in plain C -------------------------------------------- */
 

@@ -667,6 +667,15 @@ static void kernel_limits(struct argv *a,
     arg(a, "-fstack-clash-protection");
 }
 
+/* Feature macros (__opencl_c_*) are OpenCL C 3.0's: a 1.x program may
+ * define functions of its own with the names a feature's builtins have
+ * (a work_group_reduce_add written for OpenCL C 1.2), which a declaration
+ * of the builtin would make an error. */
+static bool macro_for_language(const char *macro, unsigned cl_std)
+{
+    return cl_std >= 30 || strncmp(macro, "-D__opencl_c_", strlen("-D__opencl_c_"));
+}
+
 /* The front end's arguments: language, extensions, the user's options. */
 static void clang_front(struct argv *a, const struct refcl_compile_job *job)
 {
@@ -679,10 +688,17 @@ static void clang_front(struct argv *a, const struct refcl_compile_job *job)
     arg(a, "-Xclang");
     arg(a, refcl_device_clang_extensions());
     for (const char *const *m = refcl_device_clang_macros(); *m; m++)
-        arg(a, *m);
+        if (macro_for_language(*m, o->cl_std))
+            arg(a, *m);
     for (size_t i = 0; i < o->count; i++)
         arg(a, o->args[i]);
     kernel_limits(a, o);
+    /* The front end compiles for baseline x86-64 (the CPU's level reaches
+     * the passes and code generation), so that a function taking a float8
+     * "without 'avx' enabled changes the ABI": true and harmless, since
+     * the program's functions and the library's all come from that front
+     * end alike and no call crosses another ABI. */
+    arg(a, "-Wno-psabi");
     vector_math(a);
     if (o->opt_disable) {
         arg(a, "-O0");

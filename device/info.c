@@ -219,6 +219,8 @@ static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
+    /* compiler/lib/src/workgroup.cl with the work-group pass. */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
 };
 
 /* The macros clang 15 leaves to the driver: the features it takes only as
@@ -233,6 +235,7 @@ static const cl_name_version opencl_c_features[] = {
 static const char *const clang_feature_macros[] = {
     "-D__opencl_c_atomic_scope_device=1",
     "-D__opencl_c_atomic_scope_all_devices=1",
+    "-D__opencl_c_work_group_collective_functions=1",
     "-D__OPENCL_VERSION__=300",
     /* "__IMAGE_SUPPORT__ ... is set to 1 if images are supported". */
     "-D__IMAGE_SUPPORT__=1",
@@ -798,9 +801,13 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return answer_bool(q, CL_TRUE);
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
         return answer_bool(q, CL_TRUE);
+    /* "Is CL_TRUE if the device supports work-group collective functions
+     * e.g. work_group_broadcast, work_group_reduce, and work_group_scan"
+     * (compiler/lib/src/workgroup.cl). */
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+        return answer_bool(q, CL_TRUE);
     case CL_DEVICE_PIPE_SUPPORT:
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
-    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         return answer_bool(q, CL_FALSE);
 

@@ -318,6 +318,32 @@ void loopPerRegion(Nest &N, const std::vector<BasicBlock *> &Entries)
     removeUnreachableBlocks(*N.Run);
 }
 
+// The work-group functions' scratch (compiler/lib/src/workgroup.cl): 16
+// bytes per work-item, all the group's in one array. The calls lose their
+// uses here and go once the uniform values' set, which may name them, is
+// no longer read.
+constexpr uint64_t ScratchBytes = 16;
+
+std::vector<CallInst *> groupScratchCalls(Function *Run)
+{
+    std::vector<CallInst *> Calls;
+    for (Instruction &I : instructions(Run))
+        if (auto *Call = dyn_cast<CallInst>(&I); Call && isGroupScratch(Call->getCalledFunction()))
+            Calls.push_back(Call);
+    return Calls;
+}
+
+void placeGroupScratch(Frame &F)
+{
+    std::vector<CallInst *> Calls = groupScratchCalls(F.N.Run);
+    if (Calls.empty())
+        return;
+    // A group slot of ScratchBytes per work-item is their array.
+    Value *Scratch = F.groupSlot(ScratchBytes, Align(ScratchBytes));
+    for (CallInst *Call : Calls)
+        Call->replaceAllUsesWith(Scratch);
+}
+
 } // namespace
 
 uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers)
@@ -332,10 +358,13 @@ uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers)
     std::vector<BasicBlock *> Entries = cutAtBarriers(N, Barriers, Next);
     dispatchRegions(N, Entries, Next);
     Frame F(N);
+    placeGroupScratch(F);
     moveAllocasToFrame(F, Next);
     spillCrossRegionValues(F, Uniform, Entries);
     uint64_t Bytes = alignTo(F.Bytes, REFCL_ABI_ALIGN);
     loopPerRegion(N, Entries); // the nest's blocks are copies from here on
+    for (CallInst *Call : groupScratchCalls(N.Run))
+        Call->eraseFromParent();
     return Bytes;
 }
 

@@ -77,6 +77,9 @@ KernelInfo buildWorkGroup(llvm::Function &K,
 
 /** Whether F is a barrier (any spelling). */
 bool isBarrier(const llvm::Function *F);
+/** Whether F is the work-group functions' scratch, which the barrier
+ *  split places (__refcl_group_scratch, compiler/lib/src/workgroup.cl). */
+bool isGroupScratch(const llvm::Function *F);
 /** Whether F is a work-item function (get_local_id ...). */
 bool isWorkItemFunction(const llvm::Function *F);
 

@@ -499,6 +499,11 @@ bool isBarrier(const Function *F)
                  F->getName() == "_Z18work_group_barrierj12memory_scope");
 }
 
+bool isGroupScratch(const Function *F)
+{
+    return F && F->getName() == "__refcl_group_scratch";
+}
+
 bool isWorkItemFunction(const Function *F)
 {
     return workItemOf(F) != WI_NONE;

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0
+// Work-group collective functions (OpenCL C 3.0 s6.15.14, the
+// __opencl_c_work_group_collective_functions feature): barriers with a
+// value. Each one runs in three steps separated by two barriers, which
+// the work-group pass turns into three loops over the work-items:
+//   1. every work-item stores its value in its own slot of `in`;
+//   2. work-item 0 computes the result(s) into `out` (a fold, a scan);
+//   3. every work-item reads its result from `out`.
+// The group's scratch (__refcl_group_scratch, placed by the work-group
+// pass in the group's frames) holds the two arrays, 8 bytes per work-item
+// each: `in` then `out`. Step 3 shares its loop with the code after the
+// call, which may be the next collective's step 1: that writes `in` only,
+// and `out` is written again only after the next barrier, when every
+// work-item has read it.
+
+/* 16 bytes per work-item of the group, aligned to 8 (barrier.cpp). */
+__private void *__refcl_group_scratch(void);
+
+static size_t group_items(void)
+{
+    return get_local_size(0) * get_local_size(1) * get_local_size(2);
+}
+
+#define STEP() barrier(CLK_LOCAL_MEM_FENCE)
+#define SCRATCH(T) ((__private T *)__refcl_group_scratch())
+// `out` starts 8 bytes per work-item in, whatever the type: a long's `in`
+// must not reach the `out` of an int the work-items are still reading.
+#define OUT(T, in, n) ((__private T *)((__private char *)(in) + 8 * (n)))
+
+#define OP_add(a, b) ((a) + (b))
+#define OP_min(a, b) min(a, b)
+#define OP_max(a, b) max(a, b)
+#define FOP_add(a, b) ((a) + (b))
+#define FOP_min(a, b) fmin(a, b)
+#define FOP_max(a, b) fmax(a, b)
+
+// fold(T, V, OP): the reduction of the n values at s. Eight lanes at a
+// time, each starting from a value of s (no identity is needed, so -0.0
+// sums to -0.0): "The order of floating-point operations is not
+// guaranteed for the work_group_reduce_<op> ... built-in functions that
+// operate on half, float and double data types" (s6.15.14), and the
+// integer operations are associative.
+#define DEFINE_FOLD(T, V, NAME, OP)                                             \
+    static T fold_##NAME##_##T(const __private T *s, size_t n)                  \
+    {                                                                           \
+        T r = s[0];                                                             \
+        size_t i = 1;                                                           \
+        if (n >= 16) {                                                          \
+            V lanes = vload8(0, s);                                             \
+            for (i = 8; i + 8 <= n; i += 8)                                     \
+                lanes = OP(lanes, vload8(0, s + i));                            \
+            r = OP(OP(OP(lanes.s0, lanes.s1), OP(lanes.s2, lanes.s3)),          \
+                   OP(OP(lanes.s4, lanes.s5), OP(lanes.s6, lanes.s7)));         \
+        }                                                                       \
+        for (; i < n; i++)                                                      \
+            r = OP(r, s[i]);                                                    \
+        return r;                                                               \
+    }
+
+// The scans follow "increasing 1D linear global ID within the work-group"
+// (s6.15.14): out[i] is the fold of in[0..i] (inclusive), or of in[0..i-1]
+// and the identity I for i = 0 (exclusive): "If op = add, the identity I
+// is 0. If op = min, the identity I is INT_MAX, UINT_MAX, LONG_MAX,
+// ULONG_MAX, for int, uint, long, ulong types and is +INF for
+// floating-point types. Similarly if op = max, the identity I is INT_MIN,
+// 0, LONG_MIN, 0 and -INF."
+#define DEFINE_SCANS(T, NAME, OP, IDENTITY)                                     \
+    static void scan_inclusive_##NAME##_##T(const __private T *in,              \
+                                            __private T *out, size_t n)         \
+    {                                                                           \
+        T acc = in[0];                                                          \
+        out[0] = acc;                                                           \
+        for (size_t i = 1; i < n; i++)                                          \
+            out[i] = acc = OP(acc, in[i]);                                      \
+    }                                                                           \
+    static void scan_exclusive_##NAME##_##T(const __private T *in,              \
+                                            __private T *out, size_t n)         \
+    {                                                                           \
+        T acc = in[0];                                                          \
+        out[0] = (IDENTITY);                                                    \
+        for (size_t i = 1; i < n; i++) {                                        \
+            out[i] = acc;                                                       \
+            acc = OP(acc, in[i]);                                               \
+        }                                                                       \
+    }
+
+#define DEFINE_COLLECTIVES(T, NAME, OP, IDENTITY)                               \
+    DEFINE_FOLD(T, T##8, NAME, OP)                                              \
+    DEFINE_SCANS(T, NAME, OP, IDENTITY)                                         \
+    T __attribute__((overloadable)) work_group_reduce_##NAME(T x)               \
+    {                                                                           \
+        __private T *in = SCRATCH(T);                                           \
+        size_t n = group_items(), id = get_local_linear_id();                   \
+        in[id] = x;                                                             \
+        STEP();                                                                 \
+        if (id == 0)                                                            \
+            OUT(T, in, n)[0] = fold_##NAME##_##T(in, n);                        \
+        STEP();                                                                 \
+        return OUT(T, in, n)[0];                                                \
+    }                                                                           \
+    T __attribute__((overloadable)) work_group_scan_inclusive_##NAME(T x)       \
+    {                                                                           \
+        __private T *in = SCRATCH(T);                                           \
+        size_t n = group_items(), id = get_local_linear_id();                   \
+        in[id] = x;                                                             \
+        STEP();                                                                 \
+        if (id == 0)                                                            \
+            scan_inclusive_##NAME##_##T(in, OUT(T, in, n), n);                  \
+        STEP();                                                                 \
+        return OUT(T, in, n)[id];                                               \
+    }                                                                           \
+    T __attribute__((overloadable)) work_group_scan_exclusive_##NAME(T x)       \
+    {                                                                           \
+        __private T *in = SCRATCH(T);                                           \
+        size_t n = group_items(), id = get_local_linear_id();                   \
+        in[id] = x;                                                             \
+        STEP();                                                                 \
+        if (id == 0)                                                            \
+            scan_exclusive_##NAME##_##T(in, OUT(T, in, n), n);                  \
+        STEP();                                                                 \
+        return OUT(T, in, n)[id];                                               \
+    }
+
+// Broadcast: "Behavior is undefined when the value of local_id is not
+// equivalent for all work-items in the work-group" and "when local_id is
+// greater or equal to the work-group size in the corresponding dimension"
+// (s6.15.14): work-item 0's local_id picks the value, which is read in
+// range whatever it is (reduced modulo the group's size), so a kernel that
+// breaks the rule reads some work-item's value, never outside the scratch.
+#define DEFINE_BROADCAST(T)                                                     \
+    static T broadcast_##T(T a, size_t from)                                    \
+    {                                                                           \
+        __private T *in = SCRATCH(T);                                           \
+        size_t n = group_items(), id = get_local_linear_id();                   \
+        in[id] = a;                                                             \
+        STEP();                                                                 \
+        if (id == 0)                                                            \
+            OUT(T, in, n)[0] = in[from % n];                                    \
+        STEP();                                                                 \
+        return OUT(T, in, n)[0];                                                \
+    }                                                                           \
+    T __attribute__((overloadable)) work_group_broadcast(T a, size_t x)         \
+    {                                                                           \
+        return broadcast_##T(a, x);                                             \
+    }                                                                           \
+    T __attribute__((overloadable)) work_group_broadcast(T a, size_t x,         \
+                                                         size_t y)              \
+    {                                                                           \
+        return broadcast_##T(a, x + y * get_local_size(0));                     \
+    }                                                                           \
+    T __attribute__((overloadable)) work_group_broadcast(T a, size_t x,         \
+                                                         size_t y, size_t z)    \
+    {                                                                           \
+        return broadcast_##T(a, x + (y + z * get_local_size(1)) *               \
+                                        get_local_size(0));                     \
+    }
+
+#define DEFINE_INTEGER(T, MIN, MAX)                                             \
+    DEFINE_COLLECTIVES(T, add, OP_add, (T)0)                                    \
+    DEFINE_COLLECTIVES(T, min, OP_min, MAX)                                     \
+    DEFINE_COLLECTIVES(T, max, OP_max, MIN)                                     \
+    DEFINE_BROADCAST(T)
+
+#define DEFINE_FLOATING(T)                                                      \
+    DEFINE_COLLECTIVES(T, add, FOP_add, (T)0)                                   \
+    DEFINE_COLLECTIVES(T, min, FOP_min, (T)INFINITY)                            \
+    DEFINE_COLLECTIVES(T, max, FOP_max, (T)-INFINITY)                           \
+    DEFINE_BROADCAST(T)
+
+DEFINE_INTEGER(int, INT_MIN, INT_MAX)
+DEFINE_INTEGER(uint, 0, UINT_MAX)
+DEFINE_INTEGER(long, LONG_MIN, LONG_MAX)
+DEFINE_INTEGER(ulong, 0, ULONG_MAX)
+DEFINE_FLOATING(float)
+DEFINE_FLOATING(double)
+
+// "returns a non-zero value if predicate evaluates to non-zero for all
+// work-items" / "for any work-items" (s6.15.14): 1 or 0.
+int __attribute__((overloadable)) work_group_all(int predicate)
+{
+    return work_group_reduce_min(predicate != 0);
+}
+
+int __attribute__((overloadable)) work_group_any(int predicate)
+{
+    return work_group_reduce_max(predicate != 0);
+}
