@@ -219,6 +219,11 @@ static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
+    /* OpenCL C 3.0 s6.2.1 "__opencl_c_generic_address_space: The OpenCL C
+     * compiler supports the generic address space": unqualified pointers,
+     * to_global/to_local/to_private and get_fence (lowered by the
+     * work-group pass) and the library's generic overloads. */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
 };
 
 /* The macros clang 15 leaves to the driver: the features it takes only as
@@ -798,8 +803,11 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return answer_bool(q, CL_TRUE);
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
         return answer_bool(q, CL_TRUE);
-    case CL_DEVICE_PIPE_SUPPORT:
+    /* "Is CL_TRUE if the device supports the generic address space and its
+     * associated built-in functions": __opencl_c_generic_address_space. */
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+        return answer_bool(q, CL_TRUE);
+    case CL_DEVICE_PIPE_SUPPORT:
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         return answer_bool(q, CL_FALSE);

@@ -154,7 +154,7 @@ static const struct query queries[] = {
     FIXED(CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, size_t),
     FIXED(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, cl_bool),
     FIXED(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, cl_bool),
-    ARRAY(CL_DEVICE_OPENCL_C_FEATURES, 9 * sizeof(cl_name_version)),
+    ARRAY(CL_DEVICE_OPENCL_C_FEATURES, 10 * sizeof(cl_name_version)),
     FIXED(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
           cl_device_device_enqueue_capabilities),
     FIXED(CL_DEVICE_PIPE_SUPPORT, cl_bool),
@@ -444,7 +444,7 @@ static void check_fixed_values(void)
              CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES},
         {CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, CL_TRUE},
         {CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, CL_FALSE},
-        {CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_FALSE},
+        {CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_TRUE},
     };
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
         cl_ulong value = scalar(fixed[i].name);
@@ -560,6 +560,7 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
+        {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
     };
     size_t count = dma_buf_expected() ? 17 : 16;
     if (!dma_buf_expected()) /* the SPIR-V extensions move up one */
@@ -572,7 +573,7 @@ static void check_fixed_arrays(void)
     }
     check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions, count);
     check_name_versions(CL_DEVICE_OPENCL_C_ALL_VERSIONS, c_versions, 4);
-    check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 9);
+    check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 10);
     const cl_name_version ils[] = {
         {CL_MAKE_VERSION(1, 0, 0), "SPIR-V"},
         {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
