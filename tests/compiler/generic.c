@@ -9,7 +9,7 @@
  * stack, and living across a barrier), to_global/to_local/to_private
  * exactly NULL or not, get_fence's values; "builtins": the library's
  * generic overloads (math, vload/vstore, halves, atomics), each result
- * against the host's.
+ * against the host's. From source, with and without -cl-opt-disable.
  */
 #include <math.h>
 
@@ -136,21 +136,26 @@ static cl_program program_from_il(void)
     return err == CL_SUCCESS ? program : NULL;
 }
 
+static void check_program(cl_program program)
+{
+    if (!program)
+        return;
+    check_spaces(program);
+    check_builtins(program);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+}
+
+/* From source, optimized and not (the queries are lowered either way). */
 int main(void)
 {
     exec_setup();
-    cl_program program;
     if (getenv("REFCL_TEST_SPIRV")) {
-        program = program_from_il();
+        check_program(program_from_il());
     } else {
         char *source = read_text(getenv("REFCL_TEST_KERNEL"));
-        program = exec_build(source, "-cl-std=CL3.0");
+        check_program(exec_build(source, "-cl-std=CL3.0"));
+        check_program(exec_build(source, "-cl-std=CL3.0 -cl-opt-disable"));
         free(source);
-    }
-    if (program) {
-        check_spaces(program);
-        check_builtins(program);
-        CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     }
     exec_teardown();
     return TEST_RESULT();
