@@ -4,8 +4,11 @@
  * from OpenCL C over 16 Mi elements, the time of one enqueue to completion —
  * sin, exp and pow on floats, convert_uchar4_sat_rte of float4s, atomic_add
  * contended on one counter and on 64 (in the ICD's groups and in groups of
- * 64), and tiles moved through __local memory by async_work_group_copy. Each figure checks its result once, so a
- * fast wrong kernel is an error, not a figure.
+ * 64), tiles moved through __local memory by async_work_group_copy, and
+ * one update y = 2.5 x + 1 through a helper taking __global pointers and
+ * the same through generic ones (OpenCL C 3.0), which should cost the
+ * same. Each figure checks its result once, so a fast wrong kernel is an
+ * error, not a figure.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -47,6 +50,18 @@ static const char source[] =
     "    wait_group_events(1, &e);\n"
     "}\n";
 
+/* The generic address space's pair, built as OpenCL C 3.0: the helper's
+ * pointers are named in one kernel and generic in the other. */
+static const char generic_source[] =
+    "void update_global(global const float *x, global float *y)\n"
+    "{ *y = 2.5f * *x + 1.0f; }\n"
+    "void update_generic(const float *x, float *y)\n"
+    "{ *y = 2.5f * *x + 1.0f; }\n"
+    "kernel void axpy_global(global const float *x, global float *y)\n"
+    "{ size_t i = get_global_id(0); update_global(x + i, y + i); }\n"
+    "kernel void axpy_generic(global const float *x, global float *y)\n"
+    "{ size_t i = get_global_id(0); update_generic(x + i, y + i); }\n";
+
 /** One figure: its kernel, what one work-item reads and writes, and how
  *  element @p i of the input and of the output after @p runs runs look. */
 struct builtin_figure {
@@ -55,6 +70,7 @@ struct builtin_figure {
     size_t in_bytes, out_bytes; /* per work-item; out 0: 64 counters */
     size_t local;               /* the work-group size; 0: the ICD's */
     bool tiled;                 /* a __local tile as third argument */
+    bool generic;               /* from generic_source, as OpenCL C 3.0 */
     float (*input)(size_t i);
     bool (*correct)(const void *out, const float *in, size_t i, long runs);
 };
@@ -137,16 +153,25 @@ static bool tile_ok(const void *out, const float *in, size_t i, long runs)
     return ((const float *)out)[i] == 2.0f * in[mirror];
 }
 
+/* y = 2.5 x + 1, contracted or not. */
+static bool axpy_ok(const void *out, const float *in, size_t i, long runs)
+{
+    (void)runs;
+    return near(((const float *)out)[i], 2.5 * in[i] + 1.0);
+}
+
 static const struct builtin_figure figures[] = {
-    {"sin_f", N, 4, 4, 0, false, ramp, sin_ok},
-    {"exp_f", N, 4, 4, 0, false, ramp, exp_ok},
-    {"pow_f", N, 4, 4, 0, false, ramp, pow_ok},
-    {"convert_f4", N / 4, 16, 4, 0, false, pixels, convert_ok},
-    {"atomic_1", N, 0, 0, 0, false, ramp, one_counter_ok},
-    {"atomic_64", N, 0, 0, 0, false, ramp, counters_ok},
-    {"tiles", N, 4, 4, TILE, true, ramp, tile_ok},
+    {"sin_f", N, 4, 4, 0, false, false, ramp, sin_ok},
+    {"exp_f", N, 4, 4, 0, false, false, ramp, exp_ok},
+    {"pow_f", N, 4, 4, 0, false, false, ramp, pow_ok},
+    {"convert_f4", N / 4, 16, 4, 0, false, false, pixels, convert_ok},
+    {"atomic_1", N, 0, 0, 0, false, false, ramp, one_counter_ok},
+    {"atomic_64", N, 0, 0, 0, false, false, ramp, counters_ok},
+    {"tiles", N, 4, 4, TILE, true, false, ramp, tile_ok},
     /* Small groups: few additions per group to combine (docs/compiler.md). */
-    {"atomic_64", N, 0, 0, 64, false, ramp, counters_ok},
+    {"atomic_64", N, 0, 0, 64, false, false, ramp, counters_ok},
+    {"axpy_global", N, 4, 4, 0, false, true, ramp, axpy_ok},
+    {"axpy_generic", N, 4, 4, 0, false, true, ramp, axpy_ok},
 };
 
 /* ---- setup, runs, check -------------------------------------------------- */
@@ -205,7 +230,8 @@ static cl_int prepare(const struct bench *b,
                       const struct builtin_figure *figure)
 {
     cl_int err;
-    const char *text = source;
+    const char *text = figure->generic ? generic_source : source;
+    const char *options = figure->generic ? "-cl-std=CL3.0" : "";
     bx.figure = figure;
     bx.context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &err);
     if (err == CL_SUCCESS)
@@ -215,7 +241,7 @@ static cl_int prepare(const struct bench *b,
         bx.program = clCreateProgramWithSource(bx.context, 1, &text, NULL,
                                                &err);
     if (err == CL_SUCCESS)
-        err = clBuildProgram(bx.program, 1, &b->device, "", NULL, NULL);
+        err = clBuildProgram(bx.program, 1, &b->device, options, NULL, NULL);
     if (err == CL_SUCCESS)
         bx.kernel = clCreateKernel(bx.program, figure->kernel, &err);
     return err == CL_SUCCESS ? make_buffers() : err;
@@ -302,9 +328,12 @@ FIGURE_SETUP(4)
 FIGURE_SETUP(5)
 FIGURE_SETUP(6)
 FIGURE_SETUP(7)
+FIGURE_SETUP(8)
+FIGURE_SETUP(9)
 
 #define FIGURE_WORK(i) {setup_##i, builtin_loop, builtin_teardown, 0, 0}
 const struct work bench_builtins[BENCH_BUILTIN_FIGURES] = {
     FIGURE_WORK(0), FIGURE_WORK(1), FIGURE_WORK(2), FIGURE_WORK(3),
     FIGURE_WORK(4), FIGURE_WORK(5), FIGURE_WORK(6), FIGURE_WORK(7),
+    FIGURE_WORK(8), FIGURE_WORK(9),
 };

@@ -82,6 +82,7 @@ builtin.atomic_add-1     ratio -                     1
 builtin.atomic_add-64    ratio -                     1
 builtin.atomic_add-64-wg64 ratio -                   1
 builtin.async_copy_tiles ratio -                     1
+generic.axpy-generic     of    generic.axpy-global   1.05
 reduce.source            ratio -                     1
 reduce.float-tree        ratio -                     1
 reduce.float-collective  of    reduce.float-tree     1.2

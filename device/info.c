@@ -221,6 +221,11 @@ static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
     /* compiler/lib/src/workgroup.cl with the work-group pass. */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
+    /* OpenCL C 3.0 s6.2.1 "__opencl_c_generic_address_space: The OpenCL C
+     * compiler supports the generic address space": unqualified pointers,
+     * to_global/to_local/to_private and get_fence (lowered by the
+     * work-group pass) and the library's generic overloads. */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
 };
 
 /* The macros clang 15 leaves to the driver: the features it takes only as
@@ -806,8 +811,11 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
      * (compiler/lib/src/workgroup.cl). */
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
         return answer_bool(q, CL_TRUE);
-    case CL_DEVICE_PIPE_SUPPORT:
+    /* "Is CL_TRUE if the device supports the generic address space and its
+     * associated built-in functions": __opencl_c_generic_address_space. */
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+        return answer_bool(q, CL_TRUE);
+    case CL_DEVICE_PIPE_SUPPORT:
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         return answer_bool(q, CL_FALSE);
 

@@ -214,6 +214,7 @@ struct compiled_piece {
     const struct refcl_launch *c;
     size_t first, end;             /* its work-groups */
     void *local_mem;               /* the kernel's __local variables */
+    size_t local_bytes;            /* and the __local arguments after them */
     void *frames;                  /* the work-items' frames, or NULL */
     union refcl_arg_value *args;   /* __local arguments pointing here */
     size_t group;                  /* the work-group running */
@@ -237,6 +238,7 @@ static void *compiled_alloc(struct compiled_piece *p)
     if (!block)
         return NULL;
     p->local_mem = block;
+    p->local_bytes = at_scratch + c->scratch;
     p->frames = frames ? block + at_frames : NULL;
     p->args = (union refcl_arg_value *)(block + at_args);
     memcpy(p->args, c->args, n * sizeof(*p->args));
@@ -268,6 +270,7 @@ static void compiled_groups(void *arg)
     struct compiled_piece *p = arg;
     const struct refcl_ndrange *r = &p->c->range;
     struct refcl_abi_group g = {.work_dim = r->dims,
+                                .local_bytes = (uint32_t)p->local_bytes,
                                 .local_mem = p->local_mem,
                                 .frames = p->frames,
                                 .printf_buffer = p->c->printf_buffer};

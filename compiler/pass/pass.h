@@ -92,6 +92,25 @@ bool isImageArgument(const llvm::Function &K, unsigned I);
  *  (images.cpp). */
 void markImageDescriptor(llvm::LoadInst &Address);
 
+/** The struct refcl_abi_group's fields, by index, as LLVM sees the
+ *  struct (groupType). */
+enum GroupField {
+    G_WORK_DIM = 0, G_LOCAL_BYTES, G_OFFSET, G_GLOBAL_SIZE, G_ENQUEUED,
+    G_NUM_GROUPS, G_GROUP_ID, G_LOCAL_SIZE, G_LOCAL_MEM, G_FRAMES, G_PRINTF
+};
+
+/** struct refcl_abi_group as LLVM sees it. */
+llvm::StructType *groupType(llvm::LLVMContext &C);
+
+/** Whether F asks which named address space a generic pointer points to
+ *  (to_global, to_local, to_private, get_fence). */
+bool isAddressSpaceQuery(const llvm::Function *F);
+
+/** Replaces Run's address-space queries, inlined there, by comparisons
+ *  with the group's __local memory, its frames (FrameBytes per work-item)
+ *  and Run's stack (generic.cpp); returns whether there was any. */
+bool lowerAddressSpaceQueries(llvm::Function &Run, uint64_t FrameBytes);
+
 /** Whether F is OpenCL C's printf. */
 bool isPrintfFunction(const llvm::Function *F);
 

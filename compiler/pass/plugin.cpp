@@ -25,6 +25,7 @@
 #include <llvm/Passes/PassPlugin.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Scalar/InferAddressSpaces.h>
 
 #include <optional>
 
@@ -159,6 +160,9 @@ bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM)
     return true;
 }
 
+/** OpenCL C's generic address space in clang's -ffake-address-space-map. */
+constexpr unsigned GenericAddressSpace = 4;
+
 void registerPasses(PassBuilder &PB)
 {
     PB.registerPipelineParsingCallback(
@@ -181,8 +185,14 @@ void registerPasses(PassBuilder &PB)
         FPM.addPass(InvariantImagesPass());
     });
     // After inlining, before the vectorizer: the library's atomic_add is an
-    // atomicrmw in the work-item loop by then.
+    // atomicrmw in the work-item loop by then. A generic pointer that is a
+    // named one converted (a helper taking generic pointers, inlined)
+    // becomes the named one again: scalar evolution does not look through
+    // addrspacecast, so the vectorizer would see no consecutive access and
+    // leave the loop scalar. x86-64 has no flat address space of its own
+    // for the pass to find: it is told OpenCL's generic one.
     PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+        FPM.addPass(InferAddressSpacesPass(GenericAddressSpace));
         FPM.addPass(AtomicsPass());
     });
 }

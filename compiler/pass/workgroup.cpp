@@ -21,6 +21,14 @@
 using namespace llvm;
 
 namespace refcl {
+
+StructType *groupType(LLVMContext &C)
+{
+    Type *I32 = Type::getInt32Ty(C), *A3 = ArrayType::get(Type::getInt64Ty(C), 3);
+    Type *Ptr = PointerType::get(C, 0);
+    return StructType::get(C, {I32, I32, A3, A3, A3, A3, A3, A3, Ptr, Ptr, Ptr});
+}
+
 namespace {
 
 enum WorkItem {
@@ -63,19 +71,6 @@ void addUsingFunctions(const Value *V, std::set<Function *> &Out)
         else if (isa<ConstantExpr>(U))
             addUsingFunctions(U, Out);
     }
-}
-
-// The struct refcl_abi_group's fields, by index, as LLVM sees the struct.
-enum GroupField {
-    G_WORK_DIM = 0, G_OFFSET = 2, G_GLOBAL_SIZE, G_ENQUEUED, G_NUM_GROUPS,
-    G_GROUP_ID, G_LOCAL_SIZE, G_LOCAL_MEM, G_FRAMES, G_PRINTF
-};
-
-StructType *groupType(LLVMContext &C)
-{
-    Type *I32 = Type::getInt32Ty(C), *A3 = ArrayType::get(Type::getInt64Ty(C), 3);
-    Type *Ptr = PointerType::get(C, 0);
-    return StructType::get(C, {I32, I32, A3, A3, A3, A3, A3, A3, Ptr, Ptr, Ptr});
 }
 
 void loadTriple(IRBuilder<> &B, Value *Group, GroupField F, Value *Out[3])
@@ -513,7 +508,8 @@ std::set<Function *> functionsToInline(Module &M)
 {
     std::set<Function *> Out;
     for (Function &F : M)
-        if (isBarrier(&F) || isWorkItemFunction(&F) || isPrintfFunction(&F))
+        if (isBarrier(&F) || isWorkItemFunction(&F) || isPrintfFunction(&F) ||
+            isAddressSpaceQuery(&F))
             addUsingFunctions(&F, Out);
     for (GlobalVariable &G : M.globals())
         if (isLocalVariable(G))
@@ -570,6 +566,7 @@ KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline)
     else
         markParallel(xLoopBody(N), N.XLatch);
     Info.PrivateBytes = allocaBytes(N.Run) + Info.FrameBytes;
+    lowerAddressSpaceQueries(*Info.Run, Info.FrameBytes);
     return Info;
 }
 

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /** Layout version of everything in this header. */
-#define REFCL_ABI_VERSION 3u
+#define REFCL_ABI_VERSION 4u
 
 /** The name of the program's table in the shared object. */
 #define REFCL_ABI_TABLE_SYMBOL "refcl_program_table"
@@ -38,7 +38,11 @@
  */
 struct refcl_abi_group {
     uint32_t work_dim;                /**< get_work_dim() */
-    uint32_t reserved;                /**< 0 */
+    /** Bytes of __local memory at local_mem: the kernel's own __local
+     *  variables and then its __local arguments' memory, which is how
+     *  to_local() and get_fence() tell a generic pointer to __local memory
+     *  from others (at most CL_DEVICE_LOCAL_MEM_SIZE). */
+    uint32_t local_bytes;
     uint64_t global_offset[3];        /**< get_global_offset(d) */
     uint64_t global_size[3];          /**< get_global_size(d) */
     uint64_t enqueued_local_size[3];  /**< get_enqueued_local_size(d) */

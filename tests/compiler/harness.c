@@ -245,6 +245,7 @@ static void *worker(void *arg)
         g.num_groups[d] = j->groups[d];
         items *= r->local[d];
     }
+    g.local_bytes = (uint32_t)local_size_of(j);
     g.local_mem = aligned(local_size_of(j));
     g.frames = j->k->frame_bytes ? aligned((size_t)(j->k->frame_bytes * items)) : NULL;
     uint64_t *slots = fill_slots(j, g.local_mem);

@@ -27,7 +27,7 @@
 #define FILL 0xa5
 #define SENTINEL_SIZE ((size_t)0x5a5a5a5a)
 /* CL_DEVICE_OPENCL_C_FEATURES's entries (check_fixed_arrays lists them). */
-#define C_FEATURES 10
+#define C_FEATURES 11
 
 static cl_platform_id platform;
 static cl_device_id device;
@@ -446,7 +446,7 @@ static void check_fixed_values(void)
              CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES},
         {CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, CL_TRUE},
         {CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, CL_TRUE},
-        {CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_FALSE},
+        {CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_TRUE},
     };
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
         cl_ulong value = scalar(fixed[i].name);
@@ -563,6 +563,7 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
+        {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
     };
     size_t count = dma_buf_expected() ? 17 : 16;
     if (!dma_buf_expected()) /* the SPIR-V extensions move up one */

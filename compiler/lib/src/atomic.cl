@@ -2,7 +2,10 @@
 // OpenCL C 1.2's atomic functions: the 32-bit atomic_* (s6.12.11), the
 // cl_khr_{global,local}_int32_{base,extended}_atomics atom_* of int and
 // uint, and the cl_khr_int64_{base,extended}_atomics atom_* of long and
-// ulong, on __global and __local memory.
+// ulong, on __global and __local memory. Compiled as OpenCL C 2.0 too, for
+// the same functions on generic pointers: what llvm-spirv-15 makes of a
+// SPIR-V atomic on a Generic pointer (`_Z10atomic_addPU3AS4Vii`), which
+// OpenCL C itself does not declare.
 //
 // Each is a relaxed read-modify-write, the order these functions promise.
 // The parameter is volatile so that any pointer converts to it; the
@@ -67,6 +70,19 @@
                                             as_uint(v), R));                \
     }
 
+#if __OPENCL_C_VERSION__ == CL_VERSION_2_0
+INT32(__generic, int)
+INT32(__generic, uint)
+FLOAT_XCHG(__generic)
+BASE(atomic_, __generic, long)
+BASE(atomic_, __generic, ulong)
+EXTENDED(atomic_, __generic, long)
+EXTENDED(atomic_, __generic, ulong)
+BASE(atom_, __generic, long)
+BASE(atom_, __generic, ulong)
+EXTENDED(atom_, __generic, long)
+EXTENDED(atom_, __generic, ulong)
+#else
 INT32(__global, int)
 INT32(__global, uint)
 #ifdef cl_khr_global_int32_base_atomics
@@ -98,4 +114,5 @@ EXTENDED(atom_, __global, long)
 EXTENDED(atom_, __global, ulong)
 EXTENDED(atom_, __local, long)
 EXTENDED(atom_, __local, ulong)
+#endif
 #endif

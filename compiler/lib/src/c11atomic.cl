@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// OpenCL C 2.0/3.0's atomic functions (s6.15.12), compiled as OpenCL C 3.0:
-// the __global and __local overloads opencl-c.h declares for OpenCL C 3.0
-// without __opencl_c_generic_address_space (refcl reports none), of
-// atomic_int, uint, float, long, ulong, double and atomic_flag.
+// OpenCL C 2.0/3.0's atomic functions (s6.15.12), of atomic_int, uint,
+// float, long, ulong, double and atomic_flag. Compiled twice: as OpenCL C
+// 3.0, the __global and __local overloads opencl-c.h declares for OpenCL C
+// 3.0 (with and without __opencl_c_generic_address_space) and
+// atomic_work_item_fence; as OpenCL C 2.0, the generic ones ("If the
+// __opencl_c_generic_address_space feature is supported, the A argument
+// can be in the generic address space": a generic *expected with them).
 //
 // Each function comes in up to three forms: plain (memory_order_seq_cst,
 // memory_scope_device), _explicit(order) (memory_scope_device) and
@@ -93,9 +96,7 @@
     FORMS(void, atomic_store, (volatile AS atomic_##T *p, T v), STORE, )    \
     FORMS(T, atomic_load, (volatile AS atomic_##T *p), LOAD, )              \
     FORMS(T, atomic_exchange, (volatile AS atomic_##T *p, T v), EXCHANGE, ) \
-    COMPARE_EXCHANGES(AS, T, __global)                                      \
-    COMPARE_EXCHANGES(AS, T, __local)                                       \
-    COMPARE_EXCHANGES(AS, T, __private)
+    EXPECTED_SPACES(AS, T)
 
 // atomic_fetch_<key> of volatile AS atomic_T by an operand of type U: T, or,
 // for atomic_intptr_t and atomic_uintptr_t (long and ulong here), the other
@@ -136,6 +137,18 @@
     FETCH_FUNCTIONS(AS, long, ulong)                                        \
     FLAG_FUNCTIONS(AS)
 
+#if __OPENCL_C_VERSION__ == CL_VERSION_2_0
+// opencl-c.h's generic overloads take *expected in the generic space too.
+#define EXPECTED_SPACES(AS, T) COMPARE_EXCHANGES(AS, T, __generic)
+SPACE_FUNCTIONS(__generic)
+#ifdef cl_khr_fp64
+TYPE_FUNCTIONS(__generic, double)
+#endif
+#else
+#define EXPECTED_SPACES(AS, T)                                              \
+    COMPARE_EXCHANGES(AS, T, __global)                                      \
+    COMPARE_EXCHANGES(AS, T, __local)                                       \
+    COMPARE_EXCHANGES(AS, T, __private)
 SPACE_FUNCTIONS(__global)
 SPACE_FUNCTIONS(__local)
 #ifdef cl_khr_fp64
@@ -152,3 +165,4 @@ void OVL atomic_work_item_fence(cl_mem_fence_flags flags, memory_order order,
     (void)scope;
     __c11_atomic_thread_fence(order);
 }
+#endif

@@ -44,6 +44,6 @@ define internal void @refcl.run.k(ptr %args, ptr %group) {
 ; attributes' string, printf.
 ; CHECK-DAG: @refcl.kernels = private constant [1 x { ptr, ptr, i32, i32, ptr, i64, i64, i64, [3 x i32], [3 x i32], ptr, ptr, i32, i32 }] [{ ptr, ptr, i32, i32, ptr, i64, i64, i64, [3 x i32], [3 x i32], ptr, ptr, i32, i32 } { ptr @[[NAME]], ptr @refcl.run.k, i32 3, i32 1, ptr @refcl.args.k, i64 64, i64 128, i64 132, [3 x i32] [i32 8, i32 2, i32 1], [3 x i32] zeroinitializer, ptr null, ptr @[[ATTRIBUTES]], i32 1, i32 0 }]
 ; Version 3 (REFCL_ABI_VERSION), one kernel, 16 bytes of __global variables.
-; CHECK-DAG: @refcl_program_table = constant { i32, i32, ptr, i64 } { i32 3, i32 1, ptr @refcl.kernels, i64 16 }, align 8
+; CHECK-DAG: @refcl_program_table = constant { i32, i32, ptr, i64 } { i32 4, i32 1, ptr @refcl.kernels, i64 16 }, align 8
 ; The record is gone.
 ; CHECK-NOT: !refcl.kernels
