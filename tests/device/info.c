@@ -154,7 +154,7 @@ static const struct query queries[] = {
     FIXED(CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, size_t),
     FIXED(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, cl_bool),
     FIXED(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, cl_bool),
-    ARRAY(CL_DEVICE_OPENCL_C_FEATURES, 9 * sizeof(cl_name_version)),
+    ARRAY(CL_DEVICE_OPENCL_C_FEATURES, 10 * sizeof(cl_name_version)),
     FIXED(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
           cl_device_device_enqueue_capabilities),
     FIXED(CL_DEVICE_PIPE_SUPPORT, cl_bool),
@@ -418,8 +418,6 @@ static void check_fixed_values(void)
         {CL_DEVICE_SVM_CAPABILITIES, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
                                          CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                                          CL_DEVICE_SVM_FINE_GRAIN_SYSTEM},
-        {CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, 0},
-        {CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, 0},
         {CL_DEVICE_PIPE_SUPPORT, CL_FALSE},
         {CL_DEVICE_MAX_PIPE_ARGS, 0},
         {CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, 0},
@@ -560,6 +558,8 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
+        {CL_MAKE_VERSION(3, 0, 0),
+         "__opencl_c_program_scope_global_variables"},
     };
     size_t count = dma_buf_expected() ? 17 : 16;
     if (!dma_buf_expected()) /* the SPIR-V extensions move up one */
@@ -572,7 +572,7 @@ static void check_fixed_arrays(void)
     }
     check_name_versions(CL_DEVICE_EXTENSIONS_WITH_VERSION, extensions, count);
     check_name_versions(CL_DEVICE_OPENCL_C_ALL_VERSIONS, c_versions, 4);
-    check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 9);
+    check_name_versions(CL_DEVICE_OPENCL_C_FEATURES, features, 10);
     const cl_name_version ils[] = {
         {CL_MAKE_VERSION(1, 0, 0), "SPIR-V"},
         {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
@@ -933,6 +933,23 @@ static void check_consistency(void)
         int64_feature |= strcmp(features[i].name, "__opencl_c_int64") == 0;
     if (full)
         CHECK(!has_word(s, "cles_khr_int64") && int64_feature);
+    /* Program-scope variables: the feature, and a size limit of at least
+     * "64 KB if the device supports program scope global variables", which
+     * "must be 0 for devices that do not"; refcl's, 1 GiB or one buffer's
+     * limit, is the preferred total too (device/info.c says why). */
+    bool globals_feature = false;
+    for (size_t i = 0; i < nfeatures; i++)
+        globals_feature |= strcmp(features[i].name,
+                                  "__opencl_c_program_scope_global_variables")
+                           == 0;
+    cl_ulong globals_max = scalar(CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+    if (globals_max > 1024 * 1024 * 1024)
+        globals_max = 1024 * 1024 * 1024;
+    CHECK(globals_feature);
+    CHECK_EQ(scalar(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE), globals_max);
+    CHECK(scalar(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) >= 64 * 1024);
+    CHECK_EQ(scalar(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE),
+             globals_max);
     /* "The following Khronos extension names must be returned by all
      * devices that support OpenCL 1.1". */
     const char *required[] = {"cl_khr_byte_addressable_store",
