@@ -362,7 +362,7 @@ static cl_ulong max_mem_alloc_size(const struct refcl_topology *topo)
  * value is 64 KB"). A variable lives in its executable's data segment, zero
  * pages until written, so memory is the bound: no more than one buffer
  * may take (CL_DEVICE_MAX_MEM_ALLOC_SIZE). And no more than
- * GLOBAL_VARIABLE_MAX_SIZE, because of how kernels address it (there).
+ * GLOBAL_VARIABLE_MAX_SIZE: its comment says how kernels address it.
  * CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, "the capacity of" the
  * storage "with optimized device access", is the same: refcl's variables
  * are all in host memory, and this is what a program's may total with

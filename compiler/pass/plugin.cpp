@@ -6,9 +6,9 @@
 // refcl-invariant-images before the loop passes, once the library's image
 // functions are inlined; and refcl-atomics before the vectorizer, once the
 // library's atomics are inlined; refcl-global-bytes last, when the
-// __global variables left are the executable's. opt-15 -load-pass-plugin= runs any step
-// alone by its name, with its options in the pipeline text:
-// -passes='refcl-retarget<cpu=NAME>'.
+// __global variables left are the executable's. opt-15
+// -load-pass-plugin= runs any step alone by its name, with its options in
+// the pipeline text: -passes='refcl-retarget<cpu=NAME>'.
 //
 // clang's pipeline takes the CPU from the LLVM option -refcl-target-cpu
 // and refcl-adapt-calls from -refcl-adapt-calls (clang's -mllvm); with
