@@ -76,6 +76,13 @@
  *  32 x 1024 x 1024)" (the embedded profile no longer lowers it); refcl
  *  answers max(CL_DEVICE_GLOBAL_MEM_SIZE / 4, 32 MiB). */
 #define MAX_MEM_ALLOC_MIN_SIZE (32u * 1024u * 1024u)
+/** The most bytes of one program-scope __global variable, 1 GiB. Kernels
+ *  are built for the small code model (clang's default: a variable's
+ *  address is one instruction relative to the code), where an executable's
+ *  code and data must lie within 2 GiB of each other (x86-64; 4 GiB on
+ *  AArch64). Two variables of this size fit; a program whose variables go
+ *  past that fails to link, its log naming the relocation out of range. */
+#define GLOBAL_VARIABLE_MAX_SIZE (1024u * 1024u * 1024u)
 
 /* ---- dma_buf support -------------------------------------------------- */
 
@@ -226,6 +233,9 @@ static const cl_name_version opencl_c_features[] = {
      * to_global/to_local/to_private and get_fence (lowered by the
      * work-group pass) and the library's generic overloads. */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
+    /* Each program's executable has its own data segment
+     * (compiler/executable.c), where its __global variables live. */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
 };
 
 /* The macros clang 15 leaves to the driver: the features it takes only as
@@ -352,6 +362,23 @@ static cl_ulong max_mem_alloc_size(const struct refcl_topology *topo)
 {
     cl_ulong quarter = topo->global_mem_size / 4;
     return quarter > MAX_MEM_ALLOC_MIN_SIZE ? quarter : MAX_MEM_ALLOC_MIN_SIZE;
+}
+
+/* CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, "the maximum number of bytes of
+ * storage that may be allocated for any single variable in program scope or
+ * inside a function ... declared in the global address space" ("The minimum
+ * value is 64 KB"). A variable lives in its executable's data segment, zero
+ * pages until written, so memory is the bound: no more than one buffer
+ * may take (CL_DEVICE_MAX_MEM_ALLOC_SIZE). And no more than
+ * GLOBAL_VARIABLE_MAX_SIZE: its comment says how kernels address it.
+ * CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, "the capacity of" the
+ * storage "with optimized device access", is the same: refcl's variables
+ * are all in host memory, and this is what a program's may total with
+ * room to spare. */
+static size_t global_variable_max_size(const struct refcl_topology *topo)
+{
+    cl_ulong most = GLOBAL_VARIABLE_MAX_SIZE, alloc = max_mem_alloc_size(topo);
+    return (size_t)(alloc < most ? alloc : most);
 }
 
 /* Single precision: the compiler divides and takes square roots with the
@@ -730,10 +757,10 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return answer_uint(q, MEM_BASE_ADDR_ALIGN_BITS);
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
         return answer_uint(q, MIN_DATA_TYPE_ALIGN_SIZE);
-    /* No program-scope global variables. */
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+        return answer_size(q, global_variable_max_size(topo));
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-        return answer_size(q, 0);
+        return answer_size(q, global_variable_max_size(topo));
     /* One address space and one coherent memory for host and device
      * (memory/svm.c); no SVM atomics: docs/memory.md says why. */
     case CL_DEVICE_SVM_CAPABILITIES:

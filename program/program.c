@@ -639,9 +639,11 @@ static cl_int executable_info(const struct _cl_program *program,
         return REFCL_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "param_name 0x%X: "
                           "\"a successful program executable has not been "
                           "built\"", param_name);
-    /* No constructors or destructors of program-scope variables are run
-     * (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE allows none): "may
-     * unconditionally return CL_FALSE". */
+    /* Program-scope variables have no constructors or destructors: OpenCL
+     * C initializes them with constant expressions, which the executable's
+     * data segment holds, and "Support for constructors and destructors
+     * for program scope global variables is required only for OpenCL 2.2
+     * devices": "may unconditionally return CL_FALSE". */
     static const cl_bool none = CL_FALSE;
     size_t count = table ? table->num_kernels : program->kernel_count;
     char *names = table ? table_names(table) : program->kernel_names;
@@ -803,8 +805,9 @@ cl_int CL_API_CALL refcl_clGetProgramInfo(cl_program program,
 
 /* "clSetProgramReleaseCallback may unconditionally return an error if no
  * devices in the context associated with program support destructors for
- * program scope global variables": CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE is
- * 0. */
+ * program scope global variables": refcl's devices have program-scope
+ * variables (OpenCL C's, initialized by constant expressions) but run no
+ * destructors ("required only for OpenCL 2.2 devices"). */
 cl_int CL_API_CALL refcl_clSetProgramReleaseCallback(
     cl_program program, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
     void *user_data)

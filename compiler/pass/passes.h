@@ -85,6 +85,14 @@ struct ProgramTablePass : llvm::PassInfoMixin<ProgramTablePass> {
     static bool isRequired() { return true; }
 };
 
+/** refcl-global-bytes: the table's CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE
+ *  counted again at the end of the optimizer (table.cpp), from the
+ *  __global variables the executable will still hold. */
+struct GlobalBytesPass : llvm::PassInfoMixin<GlobalBytesPass> {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
 /** refcl-internalize: everything defined but refcl_program_table
  *  internal, so that two programs loaded at once never bind to each
  *  other's symbols. */

@@ -5,9 +5,10 @@
 // vectorizer) then optimise the work-item loops it makes;
 // refcl-invariant-images before the loop passes, once the library's image
 // functions are inlined; and refcl-atomics before the vectorizer, once the
-// library's atomics are inlined. opt-15 -load-pass-plugin= runs any step
-// alone by its name, with its options in the pipeline text:
-// -passes='refcl-retarget<cpu=NAME>'.
+// library's atomics are inlined; refcl-global-bytes last, when the
+// __global variables left are the executable's. opt-15
+// -load-pass-plugin= runs any step alone by its name, with its options in
+// the pipeline text: -passes='refcl-retarget<cpu=NAME>'.
 //
 // clang's pipeline takes the CPU from the LLVM option -refcl-target-cpu
 // and refcl-adapt-calls from -refcl-adapt-calls (clang's -mllvm); with
@@ -136,6 +137,8 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM)
         MPM.addPass(WorkGroupPass());
     else if (Name == "refcl-program-table")
         MPM.addPass(ProgramTablePass());
+    else if (Name == "refcl-global-bytes")
+        MPM.addPass(GlobalBytesPass());
     else if (Name == "refcl-internalize")
         MPM.addPass(InternalizePass());
     else if (Name == "refcl-remove-dead")
@@ -183,6 +186,10 @@ void registerPasses(PassBuilder &PB)
     // loop passes: the image descriptors' loads are there by then.
     PB.registerPeepholeEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
         FPM.addPass(InvariantImagesPass());
+    });
+    // Last: the __global variables the optimizer left are the executable's.
+    PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(GlobalBytesPass());
     });
     // After inlining, before the vectorizer: the library's atomic_add is an
     // atomicrmw in the work-item loop by then. A generic pointer that is a

@@ -250,7 +250,10 @@ Constant *kernel(Emitter &E, const KernelInfo &Info)
 }
 
 // CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE counts the program-scope
-// __global variables (address space 1 in clang's OpenCL map).
+// __global variables (address space 1 in clang's OpenCL map), function-scope
+// statics included; __constant ones (address space 2) are not "in the
+// global address space". Each variable's size as sizeof gives it, without
+// the padding between them.
 uint64_t globalVariableBytes(const Module &M)
 {
     uint64_t Bytes = 0;
@@ -261,6 +264,9 @@ uint64_t globalVariableBytes(const Module &M)
 }
 
 constexpr const char *KernelsMetadata = "refcl.kernels";
+
+// struct refcl_abi_program's fields, as emitTable makes them.
+enum TableField { TABLE_GLOBAL_BYTES = 3, TABLE_FIELDS };
 
 // One kernel's node: kernel, work-group function, then the fields below.
 enum RecordField { R_KERNEL, R_RUN, R_BARRIER, R_PRINTF, R_LOCAL, R_FRAME, R_PRIVATE, R_COUNT };
@@ -318,6 +324,31 @@ PreservedAnalyses ProgramTablePass::run(Module &M, ModuleAnalysisManager &)
         return PreservedAnalyses::all();
     emitTable(M, Kernels, globalVariableBytes(M));
     M.eraseNamedMetadata(M.getNamedMetadata(KernelsMetadata));
+    return PreservedAnalyses::none();
+}
+
+// "The total amount of storage, in bytes, used by program variables in the
+// global address space": what the executable holds, so counted once the
+// optimizer is done. Internal by then, a variable no kernel uses is gone
+// (GlobalDCE) and one never written folded into its readers (GlobalOpt);
+// code generation and the link keep every variable left.
+PreservedAnalyses GlobalBytesPass::run(Module &M, ModuleAnalysisManager &)
+{
+    GlobalVariable *Table = M.getNamedGlobal(REFCL_ABI_TABLE_SYMBOL);
+    auto *Init = Table && Table->hasInitializer()
+                     ? dyn_cast<ConstantStruct>(Table->getInitializer())
+                     : nullptr;
+    if (!Init || Init->getNumOperands() != TABLE_FIELDS)
+        return PreservedAnalyses::all();
+    auto *Old = dyn_cast<ConstantInt>(Init->getOperand(TABLE_GLOBAL_BYTES));
+    uint64_t Bytes = globalVariableBytes(M);
+    if (!Old || Old->getZExtValue() == Bytes)
+        return PreservedAnalyses::all();
+    SmallVector<Constant *, TABLE_FIELDS> Fields;
+    for (Use &Op : Init->operands())
+        Fields.push_back(cast<Constant>(Op.get()));
+    Fields[TABLE_GLOBAL_BYTES] = ConstantInt::get(Old->getType(), Bytes);
+    Table->setInitializer(ConstantStruct::get(Init->getType(), Fields));
     return PreservedAnalyses::none();
 }
 

@@ -27,7 +27,7 @@
 #define FILL 0xa5
 #define SENTINEL_SIZE ((size_t)0x5a5a5a5a)
 /* CL_DEVICE_OPENCL_C_FEATURES's entries (check_fixed_arrays lists them). */
-#define C_FEATURES 11
+#define C_FEATURES 12
 
 static cl_platform_id platform;
 static cl_device_id device;
@@ -420,8 +420,6 @@ static void check_fixed_values(void)
         {CL_DEVICE_SVM_CAPABILITIES, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
                                          CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                                          CL_DEVICE_SVM_FINE_GRAIN_SYSTEM},
-        {CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, 0},
-        {CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, 0},
         {CL_DEVICE_PIPE_SUPPORT, CL_FALSE},
         {CL_DEVICE_MAX_PIPE_ARGS, 0},
         {CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, 0},
@@ -564,6 +562,8 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
+        {CL_MAKE_VERSION(3, 0, 0),
+         "__opencl_c_program_scope_global_variables"},
     };
     size_t count = dma_buf_expected() ? 17 : 16;
     if (!dma_buf_expected()) /* the SPIR-V extensions move up one */
@@ -939,6 +939,23 @@ static void check_consistency(void)
         int64_feature |= strcmp(features[i].name, "__opencl_c_int64") == 0;
     if (full)
         CHECK(!has_word(s, "cles_khr_int64") && int64_feature);
+    /* Program-scope variables: the feature, and a size limit of at least
+     * "64 KB if the device supports program scope global variables", which
+     * "must be 0 for devices that do not"; refcl's, 1 GiB or one buffer's
+     * limit, is the preferred total too (device/info.c says why). */
+    bool globals_feature = false;
+    for (size_t i = 0; i < nfeatures; i++)
+        globals_feature |= strcmp(features[i].name,
+                                  "__opencl_c_program_scope_global_variables")
+                           == 0;
+    cl_ulong globals_max = scalar(CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+    if (globals_max > 1024 * 1024 * 1024)
+        globals_max = 1024 * 1024 * 1024;
+    CHECK(globals_feature);
+    CHECK_EQ(scalar(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE), globals_max);
+    CHECK(scalar(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) >= 64 * 1024);
+    CHECK_EQ(scalar(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE),
+             globals_max);
     /* "The following Khronos extension names must be returned by all
      * devices that support OpenCL 1.1". */
     const char *required[] = {"cl_khr_byte_addressable_store",

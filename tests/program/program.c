@@ -343,7 +343,8 @@ static void check_build_errors(void)
                         NULL) == NULL);
 
     /* "clSetProgramReleaseCallback may unconditionally return an error"
-     * without program-scope global variables; specialization constants:
+     * without destructors of program-scope global variables, which no
+     * refcl device runs; specialization constants:
      * CL_INVALID_OPERATION "if no devices associated with program support
      * intermediate language programs" (CL_DEVICE_IL_VERSION ""), else
      * CL_INVALID_PROGRAM "if program is not a valid program object created

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the table says about kernels, checked field by field.
+// What the table says about kernels, checked field by field. The __global
+// variables are read and written (the table counts those the optimizer
+// keeps), the __constant one does not count.
 __global int counter = 3;
 __global float table[10];
 __constant float weights[4] = {1, 2, 3, 4};
@@ -11,6 +13,8 @@ void attributed(__global const float4 *restrict in, __global volatile int *out,
 {
     scratch[get_local_id(0)] = n;
     out[0] = (int)(in[0].x + c[0] + v.s7 + weights[1] + table[2]) + counter;
+    counter = (int)n;
+    table[n % 10] = v.s0;
 }
 
 __kernel __attribute__((work_group_size_hint(8, 4, 2))) __attribute__((vec_type_hint(uint)))
