@@ -9,7 +9,8 @@
 //   group->local_bytes after it (the kernel's __local variables and its
 //   __local arguments' memory: refcl/kernel_abi.h);
 // - __private: the work-group function's stack, from the stack pointer
-//   where the query runs up to its return address (every private variable
+//   where the query runs up to its return address (no red zone below the
+//   stack pointer: the function is made noredzone; every private variable
 //   of the work-items is in a frame of it or of a function it calls), or
 //   the work-items' frames in group->frames (values that live across a
 //   barrier);
@@ -144,6 +145,11 @@ bool lowerAddressSpaceQueries(Function &Run, uint64_t FrameBytes)
         Call->eraseFromParent();
         Changed = true;
     }
+    // A function that calls nothing may keep its variables in the x86-64
+    // psABI's red zone, the 128 bytes below the stack pointer, which the
+    // private range above would not count.
+    if (Changed)
+        Run.addFnAttr(Attribute::NoRedZone);
     return Changed;
 }
 

@@ -7,7 +7,8 @@
  * made of them. "spaces": generic pointers to __global, __local (a
  * kernel-scope array and a __local argument) and private memory (on the
  * stack, and living across a barrier), to_global/to_local/to_private
- * exactly NULL or not, get_fence's values; "builtins": the library's
+ * exactly NULL or not, get_fence's values; "leaf": a private scalar and
+ * a program-scope variable in a kernel that calls nothing; "builtins": the library's
  * generic overloads (math, vload/vstore, halves, atomics), each result
  * against the host's. From source, with and without -cl-opt-disable.
  */
@@ -60,6 +61,24 @@ static void check_spaces(cl_program program)
         for (int r = 0; r < RESULTS; r++)
             CHECK_EQ(got[i][r], r < 5 ? expected[r] : (i & 1) ? GLOBAL : LOCAL);
     CHECK_EQ(clReleaseMemObject(g), CL_SUCCESS);
+    CHECK_EQ(clReleaseMemObject(out), CL_SUCCESS);
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+}
+
+static void check_leaf(cl_program program)
+{
+    cl_kernel k = exec_kernel(program, "leaf");
+    cl_mem out = exec_buffer(ITEMS * 2 * sizeof(cl_int), NULL);
+    CHECK_EQ(clSetKernelArg(k, 0, sizeof(out), &out), CL_SUCCESS);
+    size_t global = ITEMS, local = GROUP;
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0,
+                                    NULL, NULL), CL_SUCCESS);
+    cl_int got[ITEMS][2];
+    exec_read(out, sizeof(got), got);
+    for (int i = 0; i < ITEMS; i++) {
+        CHECK_EQ(got[i][0], PRIVATE);
+        CHECK_EQ(got[i][1], GLOBAL);
+    }
     CHECK_EQ(clReleaseMemObject(out), CL_SUCCESS);
     CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
 }
@@ -141,6 +160,7 @@ static void check_program(cl_program program)
     if (!program)
         return;
     check_spaces(program);
+    check_leaf(program);
     check_builtins(program);
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
 }

@@ -40,6 +40,20 @@ kernel void spaces(global int *g, global int *out, local int *la)
     out[i * 6 + 5] = classify(either);
 }
 
+/* Per work-item 2 results, in a kernel that calls nothing and has no
+ * barrier (its variables may be placed below the stack pointer, where the
+ * x86-64 psABI's red zone is): a private scalar and a program-scope
+ * variable. */
+global int program_scope = 600;
+
+kernel void leaf(global int *out)
+{
+    int i = (int)get_global_id(0);
+    int mine = i + 500;
+    out[i * 2 + 0] = classify(&mine);
+    out[i * 2 + 1] = classify(&program_scope);
+}
+
 /* The library's generic overloads, one work-item: the math functions'
  * second results through generic pointers to private memory, vload4,
  * vstore4, vload_half and vstore_half on __global memory through generic
