@@ -84,42 +84,32 @@ static size_t group_items(void)
         }                                                                       \
     }
 
+// A collective's body: VALUE into `in`, a barrier, work-item 0 runs
+// COMPUTE (over in, out and n), a barrier, and the work-item's result is
+// out[AT] (id: its local linear id).
+#define COLLECTIVE_BODY(T, VALUE, COMPUTE, AT)                                  \
+    {                                                                           \
+        __private T *in = SCRATCH(T);                                           \
+        size_t n = group_items(), id = get_local_linear_id();                   \
+        __private T *out = OUT(T, in, n);                                       \
+        in[id] = (VALUE);                                                       \
+        STEP();                                                                 \
+        if (id == 0) {                                                          \
+            COMPUTE;                                                            \
+        }                                                                       \
+        STEP();                                                                 \
+        return out[AT];                                                         \
+    }
+
 #define DEFINE_COLLECTIVES(T, NAME, OP, IDENTITY)                               \
     DEFINE_FOLD(T, T##8, NAME, OP)                                              \
     DEFINE_SCANS(T, NAME, OP, IDENTITY)                                         \
     T __attribute__((overloadable)) work_group_reduce_##NAME(T x)               \
-    {                                                                           \
-        __private T *in = SCRATCH(T);                                           \
-        size_t n = group_items(), id = get_local_linear_id();                   \
-        in[id] = x;                                                             \
-        STEP();                                                                 \
-        if (id == 0)                                                            \
-            OUT(T, in, n)[0] = fold_##NAME##_##T(in, n);                        \
-        STEP();                                                                 \
-        return OUT(T, in, n)[0];                                                \
-    }                                                                           \
+        COLLECTIVE_BODY(T, x, out[0] = fold_##NAME##_##T(in, n), 0)             \
     T __attribute__((overloadable)) work_group_scan_inclusive_##NAME(T x)       \
-    {                                                                           \
-        __private T *in = SCRATCH(T);                                           \
-        size_t n = group_items(), id = get_local_linear_id();                   \
-        in[id] = x;                                                             \
-        STEP();                                                                 \
-        if (id == 0)                                                            \
-            scan_inclusive_##NAME##_##T(in, OUT(T, in, n), n);                  \
-        STEP();                                                                 \
-        return OUT(T, in, n)[id];                                               \
-    }                                                                           \
+        COLLECTIVE_BODY(T, x, scan_inclusive_##NAME##_##T(in, out, n), id)      \
     T __attribute__((overloadable)) work_group_scan_exclusive_##NAME(T x)       \
-    {                                                                           \
-        __private T *in = SCRATCH(T);                                           \
-        size_t n = group_items(), id = get_local_linear_id();                   \
-        in[id] = x;                                                             \
-        STEP();                                                                 \
-        if (id == 0)                                                            \
-            scan_exclusive_##NAME##_##T(in, OUT(T, in, n), n);                  \
-        STEP();                                                                 \
-        return OUT(T, in, n)[id];                                               \
-    }
+        COLLECTIVE_BODY(T, x, scan_exclusive_##NAME##_##T(in, out, n), id)
 
 // Broadcast: "Behavior is undefined when the value of local_id is not
 // equivalent for all work-items in the work-group" and "when local_id is
@@ -129,16 +119,7 @@ static size_t group_items(void)
 // breaks the rule reads some work-item's value, never outside the scratch.
 #define DEFINE_BROADCAST(T)                                                     \
     static T broadcast_##T(T a, size_t from)                                    \
-    {                                                                           \
-        __private T *in = SCRATCH(T);                                           \
-        size_t n = group_items(), id = get_local_linear_id();                   \
-        in[id] = a;                                                             \
-        STEP();                                                                 \
-        if (id == 0)                                                            \
-            OUT(T, in, n)[0] = in[from % n];                                    \
-        STEP();                                                                 \
-        return OUT(T, in, n)[0];                                                \
-    }                                                                           \
+        COLLECTIVE_BODY(T, a, out[0] = in[from % n], 0)                         \
     T __attribute__((overloadable)) work_group_broadcast(T a, size_t x)         \
     {                                                                           \
         return broadcast_##T(a, x);                                             \
