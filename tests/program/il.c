@@ -138,8 +138,7 @@ int main(void)
     context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     CHECK_EQ(err, CL_SUCCESS);
     check_refused(spirv, size);
-    cl_program program = clCreateProgramWithIL(context, spirv, size, &err);
-    CHECK_EQ(err, CL_SUCCESS);
+    cl_program program = test_il_program(context, spirv, size);
     unsigned char back[1 << 16];
     size_t back_size = 0;
     CHECK_EQ(clGetProgramInfo(program, CL_PROGRAM_IL, sizeof(back), back,

@@ -88,12 +88,10 @@ int main(void)
         return start;
     cl_int err = 1;
     const cl_int initial[5] = {7, 0, 0, 0, 0};
-    cl_program built = clCreateProgramWithIL(context, spirv, size, &err);
-    CHECK_EQ(err, CL_SUCCESS);
+    cl_program built = test_il_program(context, spirv, size);
     CHECK_EQ(clBuildProgram(built, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
     check_program(built);
-    cl_program object = clCreateProgramWithIL(context, spirv, size, &err);
-    CHECK_EQ(err, CL_SUCCESS);
+    cl_program object = test_il_program(context, spirv, size);
     cl_program linked = test_il_compile_link(context, object);
     check_program(linked);
     /* The built program's copy kept its own values. */

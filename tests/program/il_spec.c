@@ -124,9 +124,7 @@ int main(void)
     int start = test_il_start(&device, &context, &queue, &spirv, &size);
     if (start)
         return start;
-    cl_int err = 1;
-    cl_program program = clCreateProgramWithIL(context, spirv, size, &err);
-    CHECK_EQ(err, CL_SUCCESS);
+    cl_program program = test_il_program(context, spirv, size);
     /* The defaults: 7, -5, 1.5 and false (the bool given false above, its
      * default). */
     check_errors(program);
@@ -142,8 +140,7 @@ int main(void)
     check_given(run(program));
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     /* Given, then compiled and linked. */
-    program = clCreateProgramWithIL(context, spirv, size, &err);
-    CHECK_EQ(err, CL_SUCCESS);
+    program = test_il_program(context, spirv, size);
     set_values(program);
     cl_program linked = test_il_compile_link(context, program);
     if (linked) {

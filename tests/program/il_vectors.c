@@ -234,8 +234,7 @@ int main(void)
     if (start)
         return start;
     cl_int err = 1;
-    cl_program program = clCreateProgramWithIL(context, spirv, size, &err);
-    CHECK_EQ(err, CL_SUCCESS);
+    cl_program program = test_il_program(context, spirv, size);
     err = clBuildProgram(program, 0, NULL, NULL, NULL, NULL);
     CHECK_EQ(err, CL_SUCCESS);
     if (err != CL_SUCCESS) {
@@ -250,8 +249,7 @@ int main(void)
     check_pointers(program);
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     /* Compiled, then linked: the link's objects may come from SPIR-V. */
-    program = clCreateProgramWithIL(context, spirv, size, &err);
-    CHECK_EQ(err, CL_SUCCESS);
+    program = test_il_program(context, spirv, size);
     cl_program linked = test_il_compile_link(context, program);
     if (linked) {
         check_vectors(linked);

@@ -32,8 +32,7 @@ int main(void)
     if (start)
         return start;
     cl_int err = 1;
-    cl_program program = clCreateProgramWithIL(context, spirv, size, &err);
-    CHECK_EQ(err, CL_SUCCESS);
+    cl_program program = test_il_program(context, spirv, size);
     CHECK_EQ(clBuildProgram(program, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
     cl_kernel kernel = clCreateKernel(program, "collectives", &err);
     CHECK_EQ(err, CL_SUCCESS);

@@ -147,6 +147,18 @@ static inline unsigned char *test_read_spirv(size_t *size)
     return bytes;
 }
 
+/** A program of the @p size bytes of SPIR-V at @p spirv, which must be
+ *  made. */
+static inline cl_program test_il_program(cl_context context,
+                                         const unsigned char *spirv,
+                                         size_t size)
+{
+    cl_int err = 1;
+    cl_program program = clCreateProgramWithIL(context, spirv, size, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    return program;
+}
+
 /** @p program, from IL, compiled and then linked alone: the link's
  *  program (NULL if the link failed, which is checked). */
 static inline cl_program test_il_compile_link(cl_context context,
