@@ -47,12 +47,6 @@ Query queryOf(const Function *F)
 // The values of cl_mem_fence_flags (opencl-c-base.h).
 constexpr uint64_t CLK_GLOBAL_MEM_FENCE = 1, CLK_LOCAL_MEM_FENCE = 2;
 
-Value *groupField(IRBuilder<> &B, Value *Group, GroupField F, Type *Ty)
-{
-    Value *P = B.CreateConstInBoundsGEP2_32(groupType(B.getContext()), Group, 0, F);
-    return B.CreateAlignedLoad(Ty, P, Align(F == G_LOCAL_BYTES ? 4 : 8));
-}
-
 // Whether Addr (an integer) is in [Begin, Begin + Bytes).
 Value *inRange(IRBuilder<> &B, Value *Addr, Value *Begin, Value *Bytes)
 {
@@ -62,8 +56,8 @@ Value *inRange(IRBuilder<> &B, Value *Addr, Value *Begin, Value *Bytes)
 
 Value *isLocal(IRBuilder<> &B, Value *Group, Value *Addr)
 {
-    Value *Begin = groupField(B, Group, G_LOCAL_MEM, B.getPtrTy());
-    return inRange(B, Addr, Begin, groupField(B, Group, G_LOCAL_BYTES, B.getInt32Ty()));
+    Value *Begin = loadField(B, Group, G_LOCAL_MEM, B.getPtrTy());
+    return inRange(B, Addr, Begin, loadField(B, Group, G_LOCAL_BYTES, B.getInt32Ty()));
 }
 
 // The group's work-items times FrameBytes at group->frames.
@@ -71,14 +65,12 @@ Value *inFrames(IRBuilder<> &B, Value *Group, Value *Addr, uint64_t FrameBytes)
 {
     if (!FrameBytes)
         return B.getFalse();
-    StructType *T = groupType(B.getContext());
+    Value *Sizes[3];
+    loadTriple(B, Group, G_LOCAL_SIZE, Sizes);
     Value *Items = B.getInt64(FrameBytes);
-    for (unsigned D = 0; D < 3; D++) {
-        Value *P = B.CreateInBoundsGEP(T, Group, {B.getInt32(0), B.getInt32(G_LOCAL_SIZE),
-                                                  B.getInt32(D)});
-        Items = B.CreateMul(Items, B.CreateAlignedLoad(B.getInt64Ty(), P, Align(8)));
-    }
-    return inRange(B, Addr, groupField(B, Group, G_FRAMES, B.getPtrTy()), Items);
+    for (Value *Size : Sizes)
+        Items = B.CreateMul(Items, Size);
+    return inRange(B, Addr, loadField(B, Group, G_FRAMES, B.getPtrTy()), Items);
 }
 
 // Between the stack pointer here and Run's return address: Run's frame

@@ -102,6 +102,13 @@ enum GroupField {
 /** struct refcl_abi_group as LLVM sees it. */
 llvm::StructType *groupType(llvm::LLVMContext &C);
 
+/** Loads field F (of type Ty) of the group at Group. */
+llvm::Value *loadField(llvm::IRBuilder<> &B, llvm::Value *Group, GroupField F,
+                       llvm::Type *Ty);
+/** Loads the three size_t of field F (a [3 x i64]), invariant. */
+void loadTriple(llvm::IRBuilder<> &B, llvm::Value *Group, GroupField F,
+                llvm::Value *Out[3]);
+
 /** Whether F asks which named address space a generic pointer points to
  *  (to_global, to_local, to_private, get_fence). */
 bool isAddressSpaceQuery(const llvm::Function *F);

@@ -29,6 +29,24 @@ StructType *groupType(LLVMContext &C)
     return StructType::get(C, {I32, I32, A3, A3, A3, A3, A3, A3, Ptr, Ptr, Ptr});
 }
 
+void loadTriple(IRBuilder<> &B, Value *Group, GroupField F, Value *Out[3])
+{
+    StructType *T = groupType(B.getContext());
+    for (unsigned D = 0; D < 3; D++) {
+        Value *P = B.CreateInBoundsGEP(T, Group, {B.getInt32(0), B.getInt32(F), B.getInt32(D)});
+        auto *L = B.CreateAlignedLoad(B.getInt64Ty(), P, Align(8));
+        L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(B.getContext(), {}));
+        Out[D] = L;
+    }
+}
+
+Value *loadField(IRBuilder<> &B, Value *Group, GroupField F, Type *Ty)
+{
+    Value *P = B.CreateConstInBoundsGEP2_32(groupType(B.getContext()), Group, 0, F);
+    // local_bytes is the 32-bit field after work_dim, 4 bytes in.
+    return B.CreateAlignedLoad(Ty, P, Align(F == G_LOCAL_BYTES ? 4 : 8));
+}
+
 namespace {
 
 enum WorkItem {
@@ -71,23 +89,6 @@ void addUsingFunctions(const Value *V, std::set<Function *> &Out)
         else if (isa<ConstantExpr>(U))
             addUsingFunctions(U, Out);
     }
-}
-
-void loadTriple(IRBuilder<> &B, Value *Group, GroupField F, Value *Out[3])
-{
-    StructType *T = groupType(B.getContext());
-    for (unsigned D = 0; D < 3; D++) {
-        Value *P = B.CreateInBoundsGEP(T, Group, {B.getInt32(0), B.getInt32(F), B.getInt32(D)});
-        auto *L = B.CreateAlignedLoad(B.getInt64Ty(), P, Align(8));
-        L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(B.getContext(), {}));
-        Out[D] = L;
-    }
-}
-
-Value *loadField(IRBuilder<> &B, Value *Group, GroupField F, Type *Ty)
-{
-    Value *P = B.CreateConstInBoundsGEP2_32(groupType(B.getContext()), Group, 0, F);
-    return B.CreateAlignedLoad(Ty, P, Align(8));
 }
 
 void loadGroup(IRBuilder<> &B, Value *Group, Nest &N)
