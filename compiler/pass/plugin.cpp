@@ -40,6 +40,7 @@ ProgramPass::ProgramPass(const std::string &Cpu, bool AdaptCalls)
         Steps.addPass(RetargetPass(Cpu));
     Steps.addPass(StripOptNonePass());
     Steps.addPass(createModuleToFunctionPassAdaptor(GuardDivisionPass()));
+    Steps.addPass(createModuleToFunctionPassAdaptor(HalfCastsPass()));
     Steps.addPass(WorkGroupPass());
     Steps.addPass(ProgramTablePass());
     Steps.addPass(InternalizePass());
@@ -150,6 +151,8 @@ bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM)
 {
     if (Name == "refcl-guard-division")
         FPM.addPass(GuardDivisionPass());
+    else if (Name == "refcl-half-casts")
+        FPM.addPass(HalfCastsPass());
     else if (Name == "refcl-atomics")
         FPM.addPass(AtomicsPass());
     else if (Name == "refcl-invariant-images")
