@@ -4,7 +4,8 @@
  * loop is vectorized and the CPU's F16C converts: + - * / and sqrt
  * correctly rounded, fma exactly rounded (a float fma would round twice),
  * a double cast to half rounded once (refcl-half-casts), a half vector
- * kernel (half8), and a program in OpenCL C 3.0. Against references in
+ * kernel (half8), write_imageh and read_imageh of a CL_HALF_FLOAT image
+ * (exact), and a program in OpenCL C 3.0. Against references in
  * long double; exits 77 where the device does not report cl_khr_fp16.
  */
 #include <math.h>
@@ -40,6 +41,19 @@ static const char source[] =
     "{\n"
     "    size_t i = get_global_id(0);\n"
     "    r[i] = a[i] * b[i] + (half8)(1.0h);\n"
+    "}\n"
+    "kernel void image_write(write_only image2d_t im, global const half4 *c)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    write_imageh(im, (int2)(x, y), c[y * 8 + x]);\n"
+    "}\n"
+    "kernel void image_read(read_only image2d_t im, sampler_t s,\n"
+    "                       global half4 *r)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    r[2 * (y * 8 + x)] = read_imageh(im, (int2)(x, y));\n"
+    "    r[2 * (y * 8 + x) + 1] =\n"
+    "        read_imageh(im, s, (float2)(x + 0.5f, y + 0.5f));\n"
     "}\n";
 
 static long double decode(uint16_t h)
@@ -216,6 +230,67 @@ static void check_vec8(cl_program program)
         CHECK_EQ(clReleaseMemObject(m[i]), CL_SUCCESS);
 }
 
+static void set_arg(cl_kernel k, cl_uint i, size_t size, const void *v)
+{
+    CHECK_EQ(clSetKernelArg(k, i, size, v), CL_SUCCESS);
+}
+
+/* Every half a texel channel may hold (but NaNs, whose payload a float
+ * keeps anyway) written and read back through both reads. */
+static void check_image(cl_program program)
+{
+    enum { W = 8, H = 8 };
+    static uint16_t colours[W * H * 4], r[2 * W * H * 4];
+    for (int i = 0; i < W * H * 4; i++) {
+        colours[i] = (uint16_t)next_random();
+        if ((colours[i] & 0x7c00) == 0x7c00)
+            colours[i] &= 0xfc00; /* an infinity */
+    }
+    cl_image_format format = {CL_RGBA, CL_HALF_FLOAT};
+    cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D,
+                          .image_width = W, .image_height = H};
+    cl_int err = 1;
+    cl_mem image = clCreateImage(context, CL_MEM_READ_WRITE, &format, &desc,
+                                 NULL, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    cl_sampler_properties props[] = {CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE,
+                                     CL_SAMPLER_FILTER_MODE,
+                                     CL_FILTER_NEAREST, 0};
+    cl_sampler sampler = clCreateSamplerWithProperties(context, props, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    cl_mem c = buffer(sizeof(colours), colours), out = buffer(sizeof(r), NULL);
+    cl_kernel w = clCreateKernel(program, "image_write", &err);
+    cl_kernel rd = clCreateKernel(program, "image_read", &err);
+    set_arg(w, 0, sizeof(image), &image);
+    set_arg(w, 1, sizeof(c), &c);
+    set_arg(rd, 0, sizeof(image), &image);
+    set_arg(rd, 1, sizeof(sampler), &sampler);
+    set_arg(rd, 2, sizeof(out), &out);
+    size_t global[2] = {W, H};
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, w, 2, NULL, global, NULL, 0, NULL,
+                                    NULL),
+             CL_SUCCESS);
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, rd, 2, NULL, global, NULL, 0, NULL,
+                                    NULL),
+             CL_SUCCESS);
+    CHECK_EQ(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof(r), r, 0,
+                                 NULL, NULL),
+             CL_SUCCESS);
+    for (int t = 0; t < W * H; t++)
+        for (int ch = 0; ch < 4; ch++)
+            for (int read = 0; read < 2; read++)
+                if (r[8 * t + 4 * read + ch] != colours[4 * t + ch])
+                    FAIL("texel %d channel %d read %d: 0x%04x, wrote 0x%04x\n",
+                         t, ch, read, r[8 * t + 4 * read + ch],
+                         colours[4 * t + ch]);
+    clReleaseKernel(w);
+    clReleaseKernel(rd);
+    clReleaseSampler(sampler);
+    clReleaseMemObject(image);
+    clReleaseMemObject(c);
+    clReleaseMemObject(out);
+}
+
 static bool reports_fp16(void)
 {
     char extensions[4096] = "";
@@ -243,6 +318,7 @@ int main(void)
         check_arith(program);
         check_cast(program);
         check_vec8(program);
+        check_image(program);
         CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     }
     exec_teardown();
