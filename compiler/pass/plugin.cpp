@@ -5,7 +5,8 @@
 // vectorizer) then optimise the work-item loops it makes;
 // refcl-invariant-images before the loop passes, once the library's image
 // functions are inlined; and refcl-atomics before the vectorizer, once the
-// library's atomics are inlined. opt-15 -load-pass-plugin= runs any step
+// library's atomics are inlined; and refcl-half-vectors last. opt-15
+// -load-pass-plugin= runs any step
 // alone by its name, with its options in the pipeline text:
 // -passes='refcl-retarget<cpu=NAME>'.
 //
@@ -153,6 +154,8 @@ bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM)
         FPM.addPass(GuardDivisionPass());
     else if (Name == "refcl-half-casts")
         FPM.addPass(HalfCastsPass());
+    else if (Name == "refcl-half-vectors")
+        FPM.addPass(HalfVectorsPass());
     else if (Name == "refcl-atomics")
         FPM.addPass(AtomicsPass());
     else if (Name == "refcl-invariant-images")
@@ -187,6 +190,11 @@ void registerPasses(PassBuilder &PB)
     // atomicrmw in the work-item loop by then.
     PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
         FPM.addPass(AtomicsPass());
+    });
+    // Last: the vectorizer's half vectors made, InstCombine done narrowing.
+    PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+        if (!SpirvNames)
+            MPM.addPass(createModuleToFunctionPassAdaptor(HalfVectorsPass()));
     });
 }
 

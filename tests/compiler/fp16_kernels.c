@@ -4,7 +4,8 @@
  * loop is vectorized and the CPU's F16C converts: + - * / and sqrt
  * correctly rounded, fma exactly rounded (a float fma would round twice),
  * a double cast to half rounded once (refcl-half-casts), a half vector
- * kernel (half8), write_imageh and read_imageh of a CL_HALF_FLOAT image
+ * kernel (half8), comparisons, negation, rounding and fmax of halves in a
+ * vectorized loop (refcl-half-vectors), write_imageh and read_imageh of a CL_HALF_FLOAT image
  * (exact), and a program in OpenCL C 3.0. Against references in
  * long double; exits 77 where the device does not report cl_khr_fp16.
  */
@@ -41,6 +42,15 @@ static const char source[] =
     "{\n"
     "    size_t i = get_global_id(0);\n"
     "    r[i] = a[i] * b[i] + (half8)(1.0h);\n"
+    "}\n"
+    "kernel void compares(global const half *a, global const half *b,\n"
+    "                     global half *r)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    half x = a[i], y = b[i];\n"
+    "    r[3 * i] = x < y ? -x : floor(y);\n"
+    "    r[3 * i + 1] = fmax(fabs(x), rint(y));\n"
+    "    r[3 * i + 2] = isnan(x) ? y : ceil(x);\n"
     "}\n"
     "kernel void image_write(write_only image2d_t im, global const half4 *c)\n"
     "{\n"
@@ -291,6 +301,39 @@ static void check_image(cl_program program)
     clReleaseMemObject(out);
 }
 
+/* Comparisons, negation, rounding, fabs and fmax in a vectorized loop
+ * (refcl-half-vectors makes them float vector operations). */
+static void check_compares(cl_program program)
+{
+    static uint16_t a[N], b[N], r[3 * N];
+    for (int i = 0; i < N; i++) {
+        a[i] = (uint16_t)next_random();
+        b[i] = (uint16_t)next_random();
+    }
+    cl_mem m[3] = {buffer(sizeof(a), a), buffer(sizeof(b), b),
+                   buffer(sizeof(r), NULL)};
+    run(program, "compares", m, 3, N);
+    CHECK_EQ(clEnqueueReadBuffer(queue, m[2], CL_TRUE, 0, sizeof(r), r, 0,
+                                 NULL, NULL),
+             CL_SUCCESS);
+    for (int i = 0; i < N; i++) {
+        long double x = decode(a[i]), y = decode(b[i]);
+        uint16_t want[3] = {
+            x < y ? (uint16_t)(a[i] ^ 0x8000) : round_half(floorl(y)),
+            round_half(isnan(fabsl(x)) ? rintl(y)
+                       : isnan(y)      ? fabsl(x)
+                                       : fmaxl(fabsl(x), rintl(y))),
+            isnan(x) ? b[i] : round_half(ceill(x))};
+        for (int k = 0; k < 3; k++)
+            if (!same(r[3 * i + k], want[k]) ||
+                (!isnan(decode(want[k])) && r[3 * i + k] != want[k]))
+                FAIL("compares %d (%La, %La) = 0x%04x, expected 0x%04x\n", k,
+                     x, y, r[3 * i + k], want[k]);
+    }
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ(clReleaseMemObject(m[i]), CL_SUCCESS);
+}
+
 static bool reports_fp16(void)
 {
     char extensions[4096] = "";
@@ -318,6 +361,7 @@ int main(void)
         check_arith(program);
         check_cast(program);
         check_vec8(program);
+        check_compares(program);
         check_image(program);
         CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     }
