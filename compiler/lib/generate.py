@@ -427,10 +427,13 @@ def math_half(out, n):
         text += func(T, name, x1, ret(f"{b}(x)"))
     text += half_min_max(n, ("fmin", "fmax"))
     text += func(T, "fma", [(T, "a"), (T, "b"), (T, "c")], half_fma(n))
-    # Two statements: a product then a sum, each rounded (never
-    # contracted into one fmuladd).
+    # mad's accuracy is implementation-defined for half (the half table):
+    # a * b + c in float, fused where the CPU has FMA, rounded to half, one
+    # conversion each way where a product and a sum of halves would take
+    # two (clpeak's chains of mad).
+    fa, fb, fc = halves(n, "a", "b", "c")
     text += func(T, "mad", [(T, "a"), (T, "b"), (T, "c")],
-                 f"{T} p = a * b; " + ret("p + c"))
+                 via_float(t, n, f"{fa} * {fb} + {fc}"))
     text += func(T, "nextafter", x2, half_nextafter(n))
     text += func(I, "ilogb", x1, ret(f"ilogb({fx})"))
     text += func(T, "ldexp", [(T, "x"), (I, "k")],
