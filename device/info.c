@@ -7,9 +7,9 @@
  * invented. Where the OpenCL C compiler is installed (refcl_platform_full_profile) the
  * device has the FULL_PROFILE and its minimums; without it, what belongs to
  * the compiler reports the spec's EMBEDDED_PROFILE minimum or "not
- * supported", and so do runtime features refcl lacks. Queries of extensions refcl does not list (cl_khr_fp16's
- * CL_DEVICE_HALF_FP_CONFIG, cl_khr_device_uuid, cl_khr_pci_bus_info, ...)
- * are unknown names.
+ * supported", and so do runtime features refcl lacks. Queries of extensions refcl does not list (cl_khr_device_uuid,
+ * cl_khr_pci_bus_info, ..., and cl_khr_fp16's CL_DEVICE_HALF_FP_CONFIG on
+ * a CPU without half conversions) are unknown names.
  *
  * One flat switch, grouped by family, where each case returns its answer
  * through refcl_info_return: scalars inline, so the common query makes no
@@ -18,6 +18,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -28,6 +29,10 @@
 #include "refcl/version.h"
 /* After refcl/compat.h, which picks the CL headers' API version. */
 #include "CL/cl_ext_refcl.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 /* CL_DEVICE_ATOMIC_*_CAPABILITIES: every order, every scope wider than a
  * work-item. */
@@ -132,6 +137,9 @@ static const cl_name_version device_only_extensions[] = {
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
     {CL_MAKE_VERSION(1, 0, 0), "cles_khr_int64"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+    /* compiler/lib's half functions, half arithmetic in kernels: only
+     * where kernels convert halves with instructions (half_supported). */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp16"},
     /* compiler/lib's atom_* of long and ulong (docs/builtins.md). */
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_base_atomics"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
@@ -167,6 +175,7 @@ static const cl_name_version spirv_extensions[] = {
      SPIRV_EXTENSION_COUNT)
 static cl_name_version device_extensions[MAX_EXTENSIONS];
 static size_t extension_count;
+static bool fp16_listed; /* cl_khr_fp16 among them */
 static char extensions_string[MAX_EXTENSIONS * CL_NAME_VERSION_MAX_NAME_SIZE];
 static pthread_once_t extensions_once = PTHREAD_ONCE_INIT;
 
@@ -174,6 +183,38 @@ static pthread_once_t extensions_once = PTHREAD_ONCE_INIT;
 static bool embedded_only(const cl_name_version *extension)
 {
     return !strcmp(extension->name, "cles_khr_int64");
+}
+
+/* Whether kernels convert between half and float with instructions:
+ * x86's F16C (VEX-encoded, so with the OS's AVX state), unless REFCL_CPU
+ * builds kernels for a level below it (x86-64-v3 has it); AArch64's base
+ * ISA (FCVT). LLVM 15 computes half arithmetic in float between such
+ * conversions; without them it calls libgcc's __extendhfsf2 and
+ * __truncsfhf2, which programs are not linked with (compiler/link). */
+static bool half_supported(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned eax, ebx, ecx, edx;
+    /* The levels of compiler/cpu.c below x86-64-v3. */
+    const char *cpu = secure_getenv("REFCL_CPU");
+    if (cpu && (!strcmp(cpu, "x86-64") || !strcmp(cpu, "x86-64-v2")))
+        return false;
+    __builtin_cpu_init();
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) &&
+           __builtin_cpu_supports("avx");
+#elif defined(__aarch64__)
+    return true;
+#else
+    return false;
+#endif
+}
+
+/* Whether the device lists @p extension (of device_only_extensions). */
+static bool listed(const cl_name_version *extension, bool full)
+{
+    if (full && embedded_only(extension))
+        return false;
+    return strcmp(extension->name, "cl_khr_fp16") || half_supported();
 }
 
 static void extensions_init(void)
@@ -184,8 +225,10 @@ static void extensions_init(void)
     for (size_t i = 0; i < n; i++)
         device_extensions[extension_count++] = platform[i];
     for (size_t i = 0; i < DEVICE_ONLY_COUNT; i++)
-        if (!full || !embedded_only(&device_only_extensions[i]))
+        if (listed(&device_only_extensions[i], full)) {
             device_extensions[extension_count++] = device_only_extensions[i];
+            fp16_listed |= !strcmp(device_only_extensions[i].name, "cl_khr_fp16");
+        }
     if (refcl_import_dma_buf_supported())
         device_extensions[extension_count++] = dma_buf_extension;
     for (size_t i = 0; i < SPIRV_EXTENSION_COUNT && refcl_platform_reads_il();
@@ -282,6 +325,13 @@ static const char *const language_extensions[] = {
     "cl_khr_subgroups",
     "cles_khr_int64",
 };
+
+/* Whether the device lists cl_khr_fp16. */
+static bool fp16_device(void)
+{
+    pthread_once(&extensions_once, extensions_init);
+    return fp16_listed;
+}
 
 /* "-cl-ext=-all,+name..." with every feature and language extension. */
 static char clang_extensions[sizeof("-cl-ext=-all") +
@@ -700,8 +750,10 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
          * FULL profile is 1 MB": each command's records (exec/printf.c). */
         return answer_size(q, REFCL_PRINTF_BUFFER_SIZE);
 
-    /* Vector widths and floating point. No cl_khr_fp16: the half widths
-     * "must return 0". */
+    /* Vector widths and floating point. Half's: "If the cl_khr_fp16
+     * extension is not supported, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF must
+     * return 0"; with it, float's, in whose registers halves are
+     * computed. */
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
         return answer_uint(q, lanes(topo, sizeof(cl_char)));
@@ -722,7 +774,7 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return answer_uint(q, lanes(topo, sizeof(cl_double)));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-        return answer_uint(q, 0);
+        return answer_uint(q, fp16_device() ? lanes(topo, sizeof(cl_float)) : 0);
     case CL_DEVICE_SINGLE_FP_CONFIG:
         return reply_single_fp_config(topo, q.size, q.value, q.size_ret);
     /* cl_khr_fp64 is listed. "If double precision is supported by the
@@ -865,6 +917,19 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return answer_array(q, device->partition_type,
                             device->partition_type_len *
                                 sizeof(cl_device_partition_property));
+
+    case CL_DEVICE_HALF_FP_CONFIG:
+        /* "If half-precision is supported by the device, then the minimum
+         * half-precision floating-point capability is either:
+         * CL_FP_ROUND_TO_ZERO or CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN".
+         * Halves are computed exactly in float and rounded once to
+         * nearest even, denormals kept; fma is correctly rounded
+         * (compiler/lib). Without cl_khr_fp16, an unknown name (below). */
+        if (fp16_device())
+            return answer_ulong(q, CL_FP_DENORM | CL_FP_INF_NAN |
+                                       CL_FP_ROUND_TO_NEAREST | CL_FP_FMA);
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: "
+                          "cl_khr_fp16 is not supported", param_name);
 
     default:
         /* refcl's vendor queries (CL/cl_ext_refcl.h), numbered far from

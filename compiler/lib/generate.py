@@ -20,7 +20,11 @@ UNSIGNED = ["uchar", "ushort", "uint", "ulong"]
 INTS = SIGNED + UNSIGNED
 WIDTHS = [1, 2, 3, 4, 8, 16]
 BITS = {"char": 8, "uchar": 8, "short": 16, "ushort": 16, "int": 32,
-        "uint": 32, "long": 64, "ulong": 64, "float": 32, "double": 64}
+        "uint": 32, "long": 64, "ulong": 64, "half": 16, "float": 32,
+        "double": 64}
+# cl_khr_fp16's half, a full type (arithmetic, conversions, the math
+# table) beside float and double in the families that take every type.
+HALF = ["half"]
 # The integer type of a scalar's size, signed and unsigned.
 SINT = {8: "char", 16: "short", 32: "int", 64: "long"}
 UINT = {8: "uchar", 16: "ushort", 32: "uint", 64: "ulong"}
@@ -82,9 +86,13 @@ class Out:
         self.lines.append(text)
 
 
-def fp64_guard(out, t, text):
-    out.add("#ifdef cl_khr_fp64\n" + text + "#endif\n" if t == "double"
-            else text)
+# The extension without which a type's functions are not declared.
+TYPE_EXTENSION = {"double": "cl_khr_fp64", "half": "cl_khr_fp16"}
+
+
+def type_guard(out, t, text):
+    ext = TYPE_EXTENSION.get(t)
+    out.add(f"#ifdef {ext}\n" + text + "#endif\n" if ext else text)
 
 
 # ---- math ---------------------------------------------------------------
@@ -246,7 +254,7 @@ def math_type(out, t, n):
             text += func(T, prefix + "divide", x2, ret("x / y"))
             text += func(T, prefix + "recip", x1, ret("1 / x"))
             text += func(T, prefix + "rsqrt", x1, ret("rsqrt(x)"))
-    fp64_guard(out, t, text)
+    type_guard(out, t, text)
 
 
 def more_math(t, n):
@@ -338,12 +346,202 @@ def double_math(n):
     return text
 
 
+# ---- half (cl_khr_fp16) ---------------------------------------------------
+# A half is exactly a float, and the float functions are within a few float
+# ulp, 2^13 times finer than half's: computed in float and rounded once to
+# half, a result is within half's bounds (OpenCL 3.0 API s7.4's half table)
+# and most are correctly rounded. fma is computed in double instead: float's
+# a * b + c would be rounded twice (see half_fma).
+HALF_VIA_FLOAT1 = list(MATH1) + VIA_DOUBLE1 + ["exp10", "logb", "rsqrt",
+                                               "lgamma"]
+HALF_VIA_FLOAT2 = list(MATH2) + ["atan2pi", "powr", "maxmag", "minmag"]
+
+
+def via_float(t, n, call):
+    """@call (a function of the float arguments' names) on the float forms
+    of half arguments, the result rounded once to half."""
+    return ret(to_type(t, call, n))
+
+
+def halves(n, *names):
+    """@names converted to float vectors of width @n (exactly)."""
+    return [to_type("float", a, n) for a in names]
+
+
+def half_fma(n):
+    """a * b + c rounded once: the product of two halves is exact in
+    double (22 bits) and so is the sum wherever it can decide a rounding (a
+    c so small that double loses it is more than 2^-40 below the product,
+    which is at most 2^17 for a finite result); double to half is one
+    rounding (convert_half, round-to-odd through float)."""
+    D = vec("double", n)
+    a, b, c = (to_type("double", x, n) for x in "abc")
+    # convert_half: a C cast of a double would be LLVM's fptrunc, a call
+    # of libgcc's __truncdfhf2 on x86.
+    return (f"{D} p = {a} * {b}; p += {c}; "
+            + ret(f"convert_{vec('half', n)}(p)"))
+
+
+def half_nextafter(n):
+    """The next half after x toward y: one step of x's bits away from or
+    toward zero; from a zero, the smallest denormal with y's sign."""
+    H, S = vec("half", n), vec("short", n)
+    one = f"({S})(1)"
+    up = "(y > x) == (x > 0)"
+    return (f"{S} b = as_{S}(x); b = {up} ? b + {one} : b - {one}; "
+            f"{H} r = x == 0 ? copysign(as_{H}({one}), y) : as_{H}(b); "
+            + ret("isnan(x) || isnan(y) ? x + y : x == y ? y : r"))
+
+
+def half_min_max(n, names):
+    """fmin, fmax, min and max of half, and their forms with a scalar y, as
+    comparisons and selects: LLVM 15's x86 back end cannot select
+    llvm.minnum/maxnum on vectors of half ("Cannot select: X86ISD::FMAX"),
+    and InstCombine narrows a float maxnum of two halves into one. fmin
+    and fmax return the other argument for a NaN ("If one argument is a
+    NaN, fmax() returns the other argument")."""
+    t, T = "half", vec("half", n)
+    text = ""
+    for name in names:
+        op = "<" if name.endswith("max") else ">"
+        pick = f"x {op} y ? y : x"
+        body = ret(f"isnan(x) ? y : isnan(y) ? x : {pick}"
+                   if name.startswith("f") else pick)
+        text += func(T, name, [(T, "x"), (T, "y")], body)
+        if n > 1:
+            text += func(T, name, [(T, "x"), (t, "y")],
+                         ret(f"{name}(x, ({T})(y))"))
+    return text
+
+
+def math_half(out, n):
+    t, T, I = "half", vec("half", n), vec("int", n)
+    x1, x2 = [(T, "x")], [(T, "x"), (T, "y")]
+    (fx,), (fy,) = halves(n, "x"), halves(n, "y")
+    text = ""
+    for name in HALF_VIA_FLOAT1:
+        text += func(T, name, x1, via_float(t, n, f"{name}({fx})"))
+    for name in HALF_VIA_FLOAT2:
+        text += func(T, name, x2, via_float(t, n, f"{name}({fx}, {fy})"))
+    for name, b in ELEMENTWISE1.items():
+        text += func(T, name, x1, ret(f"{b}(x)"))
+    text += half_min_max(n, ("fmin", "fmax"))
+    text += func(T, "fma", [(T, "a"), (T, "b"), (T, "c")], half_fma(n))
+    # mad's accuracy is implementation-defined for half (the half table):
+    # a * b + c in float, fused where the CPU has FMA, rounded to half, one
+    # conversion each way where a product and a sum of halves would take
+    # two (clpeak's chains of mad).
+    fa, fb, fc = halves(n, "a", "b", "c")
+    text += func(T, "mad", [(T, "a"), (T, "b"), (T, "c")],
+                 via_float(t, n, f"{fa} * {fb} + {fc}"))
+    text += func(T, "nextafter", x2, half_nextafter(n))
+    text += func(I, "ilogb", x1, ret(f"ilogb({fx})"))
+    text += func(T, "ldexp", [(T, "x"), (I, "k")],
+                 via_float(t, n, f"ldexp({fx}, k)"))
+    if n > 1:
+        text += func(T, "ldexp", [(T, "x"), ("int", "k")],
+                     via_float(t, n, f"ldexp({fx}, k)"))
+    for name in ("pown", "rootn"):
+        text += func(T, name, [(T, "x"), (I, "k")],
+                     via_float(t, n, f"{name}({fx}, k)"))
+    text += func(T, "nan", [(vec("ushort", n), "c")],
+                 ret(f"as_{T}((ushort)((c & 0x1ff) | 0x7e00))" if n == 1 else
+                     f"as_{T}((c & ({vec('ushort', n)})(0x1ff)) | "
+                     f"({vec('ushort', n)})(0x7e00))"))
+    type_guard(out, t, text)
+
+
+def pointer_math_half(out, n):
+    """sincos, modf, fract, frexp, lgamma_r and remquo of half: the float
+    functions' results rounded once (frexp, modf and remquo's are exact)."""
+    t, T, F, I = "half", vec("half", n), vec("float", n), vec("int", n)
+    (fx,), (fy,) = halves(n, "x"), halves(n, "y")
+    h = lambda e: to_type(t, e, n)  # noqa: E731
+    for space in ("__global", "__local", "__private", ""):
+        p = lambda ty: f"{space} {ty} *"  # noqa: E731
+        text = func(T, "sincos", [(T, "x"), (p(T), "c")],
+                    f"{F} fc; {F} s = sincos({fx}, &fc); *c = {h('fc')}; "
+                    + ret(h("s")))
+        text += func(T, "modf", [(T, "x"), (p(T), "i")],
+                     f"{F} fi; {F} r = modf({fx}, &fi); *i = {h('fi')}; "
+                     + ret(h("r")))
+        # "fract ... returns fmin(x - floor(x), 0x1.ffcp-1h)": x - floor(x)
+        # is exact in float; rounded to half it may reach 1.
+        text += func(T, "fract", [(T, "x"), (p(T), "i")],
+                     f"{F} fi; {F} r = fract({fx}, &fi); *i = {h('fi')}; "
+                     # (r > top ? top : r keeps a NaN, as fmin would not.)
+                     + f"{T} h = {h('r')}, top = ({T})(0x1.ffcp-1h); "
+                     + ret("h > top ? top : h"))
+        for name, params, args in (
+                ("frexp", [(T, "x")], fx), ("lgamma_r", [(T, "x")], fx),
+                ("remquo", [(T, "x"), (T, "y")], f"{fx}, {fy}")):
+            text += func(T, name, params + [(p(I), "out")],
+                         f"{I} o; {F} r = {name}({args}, &o); *out = o; "
+                         + ret(h("r")))
+        out.add(("#if __OPENCL_C_VERSION__ >= 200\n" if not space else
+                 "#if __OPENCL_C_VERSION__ < 200\n"))
+        type_guard(out, t, text)
+        out.add("#endif\n")
+
+
+def common_half(out, n):
+    """clamp, step and sign of half as of the other types; min and max
+    (half_min_max), mix, smoothstep, degrees and radians in float, rounded
+    once."""
+    t, T, F = "half", vec("half", n), vec("float", n)
+    sub = Out()
+    common_type(sub, t, n)
+    text = "".join(sub.lines).replace("#ifdef cl_khr_fp16\n", "").replace(
+        "#endif\n", "")
+    # common_type's own mix, smoothstep, degrees and radians are replaced.
+    text = "".join(line + "\n" for line in text.splitlines() if not any(
+        f"{OVL} {name}(" in line for name in ("min", "max", "mix",
+                                              "smoothstep", "degrees",
+                                              "radians")))
+    # Before clamp, which calls them.
+    text = half_min_max(n, ("min", "max")) + text
+    pairs = [(T, T)] + ([(T, t)] if n > 1 else [])
+    for x, s in pairs:
+        fs = to_type("float", "a", n)
+        text += func(T, "mix", [(x, "x"), (x, "y"), (s, "a")], via_float(
+            t, n, f"mix({to_type('float', 'x', n)}, {to_type('float', 'y', n)}, "
+            f"({F})({fs if s == T else '(float)(a)'}))"))
+        e0 = to_type("float", "e0", n) if s == T else "(float)(e0)"
+        e1 = to_type("float", "e1", n) if s == T else "(float)(e1)"
+        text += func(T, "smoothstep", [(s, "e0"), (s, "e1"), (x, "x")],
+                     via_float(t, n, f"smoothstep(({F})({e0}), ({F})({e1}), "
+                               f"{to_type('float', 'x', n)})"))
+    text += func(T, "degrees", [(T, "r")],
+                 via_float(t, n, f"degrees({to_type('float', 'r', n)})"))
+    text += func(T, "radians", [(T, "d")],
+                 via_float(t, n, f"radians({to_type('float', 'd', n)})"))
+    type_guard(out, t, text)
+
+
+def geometric_half(out, n):
+    """dot, cross, length, distance and normalize of half: in float (no
+    overflow: 4 squares of 65504 are far below FLT_MAX), rounded once."""
+    t, T = "half", vec("half", n)
+    fp, fq = halves(n, "p", "q")
+    text = func(t, "dot", [(T, "p"), (T, "q")],
+                ret(f"(half)dot({fp}, {fq})"))
+    text += func(t, "length", [(T, "p")], ret(f"(half)length({fp})"))
+    text += func(t, "distance", [(T, "p"), (T, "q")],
+                 ret(f"(half)distance({fp}, {fq})"))
+    text += func(T, "normalize", [(T, "p")],
+                 via_float(t, n, f"normalize({fp})"))
+    if n >= 3:
+        text += func(T, "cross", [(T, "p"), (T, "q")],
+                     via_float(t, n, f"cross({fp}, {fq})"))
+    type_guard(out, t, text)
+
+
 # Functions with a second result through a pointer: the named address
 # spaces' overloads as OpenCL C 1.2, the generic one as 2.0 (compiled
 # twice, like vload).
 def pointer_math_type(out, t, n):
     T, I = vec(t, n), vec("int", n)
-    fp64_guard(out, t, "".join(
+    type_guard(out, t, "".join(
         f"{T} __refcl_{name}_{T}({params}, __private {I} *);\n"
         for name, params in (("frexp", T), ("lgamma_r", T),
                              ("remquo", f"{T}, {T}"))))
@@ -369,7 +567,7 @@ def pointer_math_type(out, t, n):
                          "*out = o; return r;")
         out.add(("#if __OPENCL_C_VERSION__ >= 200\n" if not space else
                  "#if __OPENCL_C_VERSION__ < 200\n"))
-        fp64_guard(out, t, text)
+        type_guard(out, t, text)
         out.add("#endif\n")
 
 
@@ -398,7 +596,7 @@ def common_type(out, t, n):
     # 1, -1, x itself for +-0, and 0 for NaN.
     text += func(T, "sign", [(T, "x")], ret(
         f"x > 0 ? ({T})(1) : x < 0 ? ({T})(-1) : x == x ? x : ({T})(0)"))
-    fp64_guard(out, t, text)
+    type_guard(out, t, text)
 
 
 # ---- integer ------------------------------------------------------------
@@ -520,8 +718,8 @@ def relational_type(out, t, n):
     T = vec(t, n)
     I = vec(signed(t), n) if n > 1 else "int"
     x2 = [(T, "x"), (T, "y")]
-    big = "FLT_MAX" if t == "float" else "DBL_MAX"
-    tiny = "FLT_MIN" if t == "float" else "DBL_MIN"
+    big = {"half": "HALF_MAX", "float": "FLT_MAX", "double": "DBL_MAX"}[t]
+    tiny = {"half": "HALF_MIN", "float": "FLT_MIN", "double": "DBL_MIN"}[t]
     text = ""
     # A comparison is 1 or 0 on scalars and -1 or 0 per component on
     # vectors, as the spec asks of these functions.
@@ -541,7 +739,7 @@ def relational_type(out, t, n):
     text += func(I, "signbit", [(T, "x")],
                  ret(f"{cast(s, 'x', n)} < ({I})(0)" if n > 1
                      else f"({s})(as_{s}(x)) < 0"))
-    fp64_guard(out, t, text)
+    type_guard(out, t, text)
 
 
 def select_type(out, t, n):
@@ -555,16 +753,17 @@ def select_type(out, t, n):
             f"{cast(signed(t), 'c', n)} < ({vec(signed(t), n)})(0)"
         text += func(T, "select", [(T, "a"), (T, "b"), (C, "c")],
                      ret(f"{cond} ? b : a"))
-    if t in FLOATS:
+    if t in FLOATS + HALF:
         u = unsigned(t)
         bits = {x: reinterpret(u, x, n) for x in "abc"}
+        # (C promotes a scalar ushort to int: the cast takes it back.)
         text += func(T, "bitselect", [(T, "a"), (T, "b"), (T, "c")], ret(
-            reinterpret(t, f"({bits['a']} & ~{bits['c']}) | "
-                           f"({bits['b']} & {bits['c']})", n)))
+            reinterpret(t, f"({vec(u, n)})(({bits['a']} & ~{bits['c']}) | "
+                           f"({bits['b']} & {bits['c']}))", n)))
     else:
         text += func(T, "bitselect", [(T, "a"), (T, "b"), (T, "c")],
                      ret("(a & ~c) | (b & c)"))
-    fp64_guard(out, t, text)
+    type_guard(out, t, text)
 
 
 def any_all(out, t, n):
@@ -619,7 +818,7 @@ def geometric_type(out, t, n):
     if t == "float":
         text += func(T, "fast_normalize", [(T, "p")],
                      ret("p * rsqrt(dot(p, p))"))
-    fp64_guard(out, t, text)
+    type_guard(out, t, text)
 
 
 # ---- vload and vstore -----------------------------------------------------
@@ -667,7 +866,7 @@ ADDRESS_SPACES = ["__global", "__local", "__constant", "__private"]
 def guarded(out, t, fn, *args):
     sub = Out()
     fn(sub, t, *args)
-    fp64_guard(out, t, "".join(sub.lines))
+    type_guard(out, t, "".join(sub.lines))
 
 
 # ---- vload_half, vstore_half ----------------------------------------------
@@ -742,7 +941,7 @@ def half_family(out):
                                  [(U, "h")], half_to_float(n)))
         for t in FLOATS:
             for mode in HALF_MODES:
-                fp64_guard(out, t, "static " + func(
+                type_guard(out, t, "static " + func(
                     vec("ushort", n), f"__refcl_to_half{mode}",
                     [(vec(t, n), "x")], float_to_half(t, n, mode)))
     out.add("#if __OPENCL_C_VERSION__ >= 200\n")
@@ -782,7 +981,7 @@ def half_spaces(out, spaces):
                                       (f"{space} half *", "p")],
                                      f"*({q}) = {bits};" if n == 1 else
                                      f"vstore{n}({bits}, 0, {q});")
-                    fp64_guard(out, t, text)
+                    type_guard(out, t, text)
 
 
 # ---- conversions ----------------------------------------------------------
@@ -833,8 +1032,9 @@ def convert_type(out, dst, src, n):
         for mode in ROUNDINGS:
             text += func(D, f"convert_{D}{sat}{mode}", [(S, "x")],
                          convert_body(dst, src, n, sat, mode))
-    if "double" in (dst, src):
-        text = "#ifdef cl_khr_fp64\n" + text + "#endif\n"
+    for ext in sorted({TYPE_EXTENSION[x] for x in (dst, src)
+                       if x in TYPE_EXTENSION}):
+        text = f"#ifdef {ext}\n" + text + "#endif\n"
     out.add(text)
 
 
@@ -844,6 +1044,8 @@ def plain(dst, n, x="x"):
 
 
 def convert_body(dst, src, n, sat, mode):
+    if "half" in (dst, src):
+        return convert_half(dst, src, n, sat, mode)
     if dst in INTS and src in INTS:
         return ret(plain(dst, n, int_clamp(dst, src, n) if sat else "x"))
     if dst in INTS:
@@ -853,6 +1055,48 @@ def convert_body(dst, src, n, sat, mode):
     if exact or mode in ("", "_rte"):
         return ret(plain(dst, n))
     return directed(dst, src, n, mode)
+
+
+def convert_half(dst, src, n, sat, mode):
+    """Conversions from and to half. A half is exactly a float: to an
+    integer or a wider type, the float's conversion. To half: from float,
+    fptrunc, or as directed(); from an integer or double, through float in
+    the same mode, which rounds once where it matters (OpenCL C 3.0
+    s6.4.3.2, "Conversions to floating-point type (except double) ... use
+    round to nearest even" by default, the suffix's mode otherwise): a
+    directed rounding twice in one direction is that rounding once, and to
+    nearest, only an integer beyond 2^24, which overflows half either way,
+    is inexact in float. A double to nearest goes through float rounded to
+    odd, which leaves half's ties where they are (to_float_odd)."""
+    F = vec("float", n)
+    if src == "half":
+        if dst in INTS:
+            return ret(f"convert_{vec(dst, n)}{sat}{mode}({to_type('float', 'x', n)})")
+        return ret(plain(dst, n))
+    if src == "float":
+        return ret(plain(dst, n)) if mode in ("", "_rte") else \
+            directed(dst, src, n, mode)
+    if src == "double" and mode in ("", "_rte"):
+        return ret(plain(dst, n, "__refcl_to_float_odd(x)"))
+    m = mode or "_rte"
+    return ret(f"convert_{vec('half', n)}{m}(convert_{F}{m}(x))")
+
+
+def to_float_odd(n):
+    """__refcl_to_float_odd(doubleN): x rounded to float toward zero, its
+    last bit set where that was inexact (round to odd). Rounded then to
+    half (13 fewer bits) to nearest, it gives x rounded once: the odd bit
+    stands for everything below a tie."""
+    F, D, I = vec("float", n), vec("double", n), vec("int", n)
+    f = plain("float", n)
+    back = plain("double", n, "f")
+    return ("static " + func(
+        F, "__refcl_to_float_odd", [(D, "x")],
+        f"{F} f = {f}; {I} b = as_{I}(f); "
+        f"{I} over = {mask(f'fabs({back}) > fabs(x)', 'double', 'float', n)}, "
+        f"inexact = {mask(f'{back} != x', 'double', 'float', n)}; "
+        f"b = over ? b - ({I})(1) : b; b = inexact ? b | ({I})(1) : b; "
+        + ret(f"as_{F}(b)")))
 
 
 def int_clamp(dst, src, n):
@@ -914,12 +1158,12 @@ def directed(dst, src, n, mode):
     # is tiny (which only rounding away from zero moves).
     bits = f"as_{I}(r)"
     one = f"({I})(1)"
-    away = f"({bits} < 0 ? -{one} : {one})"
+    away = f"({bits} < ({I})(0) ? -{one} : {one})"
     step = {"_rtz": (f"(r > 0 ? above : r < 0 ? below : ({I})(0))",
                      f"-{one}"),
             "_rtp": ("below", away),
             "_rtn": ("above", f"-{away}")}[mode]
-    return body + ret(f"as_{D}({step[0]} ? {bits} + {step[1]} : {bits})")
+    return body + ret(f"as_{D}(({I})({step[0]} ? {bits} + {step[1]} : {bits}))")
 
 
 # ---- shuffle ----------------------------------------------------------------
@@ -938,7 +1182,7 @@ def shuffle_type(out, t, m, n):
                 ret(f"({vec(t, n)})({one})"))
     text += func(vec(t, n), "shuffle2", [(T, "x"), (T, "y"), (M, "mask")],
                  ret(f"({vec(t, n)})({two})"))
-    fp64_guard(out, t, text)
+    type_guard(out, t, text)
 
 
 def main():
@@ -946,6 +1190,10 @@ def main():
     out = Out()
     out.add("/* SPDX-License-Identifier: Apache-2.0 */\n"
             f"/* Generated by compiler/lib/generate.py {family}. */\n")
+    # OpenCL C 1.2 and 2.0 declare half's functions with the extension
+    # alone, but take half values only once it is enabled.
+    out.add("#ifdef cl_khr_fp16\n#pragma OPENCL EXTENSION cl_khr_fp16 : "
+            "enable\n#endif\n")
     if family == "math":
         # The scalar functions written by hand (-I compiler/lib/src).
         out.add(SCALAR_ONLY_DECLARATIONS + '#include "math_scalar.cl"\n')
@@ -955,23 +1203,29 @@ def main():
         for t in reversed(FLOATS):
             for n in WIDTHS:
                 math_type(out, t, n)
+        for n in WIDTHS:
+            math_half(out, n)
     elif family == "mathptr":
         for t in FLOATS:
             for n in WIDTHS:
                 pointer_math_type(out, t, n)
+        for n in WIDTHS:
+            pointer_math_half(out, n)
     elif family == "common":
         for t in FLOATS:
             for n in WIDTHS:
                 common_type(out, t, n)
+        for n in WIDTHS:
+            common_half(out, n)
     elif family == "integer":
         for t in INTS:
             for n in WIDTHS:
                 integer_type(out, t, n)
     elif family == "relational":
         for n in WIDTHS:
-            for t in FLOATS:
+            for t in FLOATS + HALF:
                 relational_type(out, t, n)
-            for t in INTS + FLOATS:
+            for t in INTS + FLOATS + HALF:
                 select_type(out, t, n)
             for t in SIGNED:
                 any_all(out, t, n)
@@ -979,17 +1233,25 @@ def main():
         for t in FLOATS:
             for n in (1, 2, 3, 4):
                 geometric_type(out, t, n)
+        for n in (1, 2, 3, 4):
+            geometric_half(out, n)
     elif family == "vload":
-        for t in INTS + FLOATS:
+        for t in INTS + FLOATS + HALF:
             for n in (2, 3, 4, 8, 16):
                 guarded(out, t, vload_type, n)
     elif family == "convert":
+        out.add("#ifdef cl_khr_fp64\n" + "".join(
+            to_float_odd(n) for n in WIDTHS) + "#endif\n")
+        # Float to half first: the other conversions to half call it, and
+        # clang sees only the overloads of a name defined before a call.
+        pairs = [("half", "float")] + [
+            (d, s) for d in INTS + FLOATS + HALF for s in INTS + FLOATS + HALF
+            if (d, s) != ("half", "float")]
         for n in WIDTHS:
-            for d in INTS + FLOATS:
-                for s in INTS + FLOATS:
-                    convert_type(out, d, s, n)
+            for d, s in pairs:
+                convert_type(out, d, s, n)
     elif family == "shuffle":
-        for t in INTS + FLOATS:
+        for t in INTS + FLOATS + HALF:
             for m in (2, 4, 8, 16):
                 for n in (2, 4, 8, 16):
                     shuffle_type(out, t, m, n)

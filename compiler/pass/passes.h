@@ -64,6 +64,23 @@ struct GuardDivisionPass : llvm::PassInfoMixin<GuardDivisionPass> {
     static bool isRequired() { return true; }
 };
 
+/** refcl-half-casts: each fptrunc of double to half made one of a
+ *  double rounded to float to odd, then to half (half.cpp): rounded once,
+ *  without libgcc's __truncdfhf2. */
+struct HalfCastsPass : llvm::PassInfoMixin<HalfCastsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
+/** refcl-half-vectors: each vector fcmp, fneg and rounding, fabs, min,
+ *  max or copysign intrinsic on half, which LLVM 15's x86 back end splits
+ *  into lanes (or cannot select), made the float operation on the halves
+ *  extended (halfvectors.cpp): the same values, whole vectors. */
+struct HalfVectorsPass : llvm::PassInfoMixin<HalfVectorsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
 /** refcl-invariant-images: the loads of an image descriptor's fields,
  *  once the library is inlined, !invariant.load (images.cpp). */
 struct InvariantImagesPass : llvm::PassInfoMixin<InvariantImagesPass> {

@@ -5,10 +5,11 @@
 // vectorizer) then optimise the work-item loops it makes;
 // refcl-invariant-images before the loop passes, once the library's image
 // functions are inlined; and refcl-atomics before the vectorizer, once the
-// library's atomics are inlined; refcl-global-bytes last, when the
-// __global variables left are the executable's. opt-15
-// -load-pass-plugin= runs any step alone by its name, with its options in
-// the pipeline text: -passes='refcl-retarget<cpu=NAME>'.
+// library's atomics are inlined; refcl-global-bytes and refcl-half-vectors
+// last, when the __global variables left are the executable's and the
+// vectorizer's half vectors are made. opt-15 -load-pass-plugin= runs any
+// step alone by its name, with its options in the pipeline text:
+// -passes='refcl-retarget<cpu=NAME>'.
 //
 // clang's pipeline takes the CPU from the LLVM option -refcl-target-cpu
 // and refcl-adapt-calls from -refcl-adapt-calls (clang's -mllvm); with
@@ -42,6 +43,7 @@ ProgramPass::ProgramPass(const std::string &Cpu, bool AdaptCalls)
         Steps.addPass(RetargetPass(Cpu));
     Steps.addPass(StripOptNonePass());
     Steps.addPass(createModuleToFunctionPassAdaptor(GuardDivisionPass()));
+    Steps.addPass(createModuleToFunctionPassAdaptor(HalfCastsPass()));
     Steps.addPass(WorkGroupPass());
     Steps.addPass(ProgramTablePass());
     Steps.addPass(InternalizePass());
@@ -154,6 +156,10 @@ bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM)
 {
     if (Name == "refcl-guard-division")
         FPM.addPass(GuardDivisionPass());
+    else if (Name == "refcl-half-casts")
+        FPM.addPass(HalfCastsPass());
+    else if (Name == "refcl-half-vectors")
+        FPM.addPass(HalfVectorsPass());
     else if (Name == "refcl-atomics")
         FPM.addPass(AtomicsPass());
     else if (Name == "refcl-invariant-images")
@@ -187,10 +193,6 @@ void registerPasses(PassBuilder &PB)
     PB.registerPeepholeEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
         FPM.addPass(InvariantImagesPass());
     });
-    // Last: the __global variables the optimizer left are the executable's.
-    PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(GlobalBytesPass());
-    });
     // After inlining, before the vectorizer: the library's atomic_add is an
     // atomicrmw in the work-item loop by then. A generic pointer that is a
     // named one converted (a helper taking generic pointers, inlined)
@@ -201,6 +203,13 @@ void registerPasses(PassBuilder &PB)
     PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
         FPM.addPass(InferAddressSpacesPass(GenericAddressSpace));
         FPM.addPass(AtomicsPass());
+    });
+    // Last: the __global variables the optimizer left are the executable's;
+    // the vectorizer's half vectors are made, InstCombine is done narrowing.
+    PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(GlobalBytesPass());
+        if (!SpirvNames)
+            MPM.addPass(createModuleToFunctionPassAdaptor(HalfVectorsPass()));
     });
 }
 

@@ -4,7 +4,8 @@
  * refcl-builtins.bc (compiler/lib/src/workgroup.cl with the work-group
  * pass) in kernels built as OpenCL C 3.0 and run by the runtime, against a
  * host computation written from OpenCL C 3.0 s6.15.14: every reduction
- * and scan of add, min and max on int, uint, long, ulong, float and double,
+ * and scan of add, min and max on int, uint, long, ulong, float, double
+ * and, where the device lists cl_khr_fp16, half,
  * broadcast in 1, 2 and 3 dimensions, work_group_all and _any, over
  * uniform and non-uniform groups in 1, 2 and 3 dimensions (the scan order
  * is the local linear id's); collectives in a loop, in a function that is
@@ -63,6 +64,23 @@ static const char source[] =
     "    out[6 * i] = acc; out[6 * i + 1] = first; out[6 * i + 2] = last;\n"
     "    out[6 * i + 3] = most; out[6 * i + 4] = wide; out[6 * i + 5] = all;\n"
     "}\n";
+
+/* half's kernels read and write floats: values in [-8, 8] and groups of
+ * at most 256 keep every partial sum an integer of magnitude at most 2048,
+ * exact in half, so the float reference holds. */
+static const char half_source[] =
+    IDX_SOURCE
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "#define ONE(F) kernel void F##_half(global const float *in, global float *out) \\\n"
+    "    { size_t i = IDX; out[i] = work_group_##F((half)in[i]); }\n"
+    "ONE(reduce_add) ONE(reduce_min) ONE(reduce_max)\n"
+    "ONE(scan_inclusive_add) ONE(scan_inclusive_min) ONE(scan_inclusive_max)\n"
+    "ONE(scan_exclusive_add) ONE(scan_exclusive_min) ONE(scan_exclusive_max)\n"
+    "kernel void broadcast_half(global const float *in, global float *out,\n"
+    "        ulong x, ulong y, ulong z) { size_t i = IDX; half v = (half)in[i];\n"
+    "    if (get_work_dim() == 1) out[i] = work_group_broadcast(v, x);\n"
+    "    else if (get_work_dim() == 2) out[i] = work_group_broadcast(v, x, y);\n"
+    "    else out[i] = work_group_broadcast(v, x, y, z); }\n";
 
 /* An ND-range: global and local sizes, 1 to 3 dimensions. */
 struct range {
@@ -200,12 +218,15 @@ static double value(size_t i, int is_signed, int wide)
     return (double)(wide ? v * 1000003LL * 4099LL : v);
 }
 
-#define DEFINE_CHECK_TYPE(T, NAME, SIGNED, WIDE)                               \
+/* check_NAME: kernels <kind>_<op>_NAME and broadcast_NAME on T buffers
+ * holding VALUE(i), over the ranges whose groups have at most MAX_GROUP
+ * work-items. */
+#define DEFINE_CHECK_TYPE(T, NAME, VALUE, MAX_GROUP)                           \
     static void check_##NAME(cl_program program)                               \
     {                                                                          \
         static T in[MAX_ITEMS], out[MAX_ITEMS];                                \
         for (size_t i = 0; i < MAX_ITEMS; i++)                                 \
-            in[i] = (T)value(i, SIGNED, WIDE);                                 \
+            in[i] = (T)(VALUE);                                                \
         for (int kind = REDUCE; kind <= SCAN_EXCLUSIVE; kind++)                \
             for (int op = OP_ADD; op <= OP_MAX; op++) {                        \
                 char name[64];                                                 \
@@ -214,6 +235,8 @@ static double value(size_t i, int is_signed, int wide)
                 cl_kernel k = exec_kernel(program, name);                      \
                 for (size_t ri = 0; ri < sizeof(ranges) / sizeof(ranges[0]); ri++) { \
                     const struct range *r = &ranges[ri];                       \
+                    if (r->local[0] * r->local[1] * r->local[2] > (MAX_GROUP)) \
+                        continue;                                              \
                     run(k, r, in, sizeof(T), out);                             \
                     const struct layout *l = layout_of(r);                     \
                     int bad = 0;                                               \
@@ -265,12 +288,26 @@ static void check_broadcast(cl_program program, const char *name,
     CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
 }
 
-DEFINE_CHECK_TYPE(cl_int, int, 1, 0)
-DEFINE_CHECK_TYPE(cl_uint, uint, 0, 0)
-DEFINE_CHECK_TYPE(cl_long, long, 1, 1)
-DEFINE_CHECK_TYPE(cl_ulong, ulong, 0, 1)
-DEFINE_CHECK_TYPE(cl_float, float, 1, 0)
-DEFINE_CHECK_TYPE(cl_double, double, 1, 0)
+DEFINE_CHECK_TYPE(cl_int, int, value(i, 1, 0), MAX_ITEMS)
+DEFINE_CHECK_TYPE(cl_uint, uint, value(i, 0, 0), MAX_ITEMS)
+DEFINE_CHECK_TYPE(cl_long, long, value(i, 1, 1), MAX_ITEMS)
+DEFINE_CHECK_TYPE(cl_ulong, ulong, value(i, 0, 1), MAX_ITEMS)
+DEFINE_CHECK_TYPE(cl_float, float, value(i, 1, 0), MAX_ITEMS)
+DEFINE_CHECK_TYPE(cl_double, double, value(i, 1, 0), MAX_ITEMS)
+DEFINE_CHECK_TYPE(cl_float, half, (int)((i * 7919u + 13u) % 17u) - 8, 256)
+
+/* The half collectives, where the device lists cl_khr_fp16 ("half ...
+ * if the cl_khr_fp16 extension is supported", s6.15.14). */
+static void check_half_program(void)
+{
+    if (!test_device_has_extension(device, "cl_khr_fp16"))
+        return;
+    cl_program program = exec_build(half_source, "-cl-std=CL3.0");
+    if (program) {
+        check_half(program);
+        CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+    }
+}
 
 /* work_group_all and _any: "returns a non-zero value if predicate
  * evaluates to non-zero for all work-items" / "for any": every group all
@@ -393,6 +430,7 @@ int main(void)
         check_float_rounding(program);
         CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     }
+    check_half_program();
     exec_teardown();
     return TEST_RESULT();
 }

@@ -15,6 +15,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "check.h"
 #include "CL/cl_ext_refcl.h"
@@ -173,6 +176,25 @@ static const struct query *query_find(cl_device_info name)
     return NULL;
 }
 
+/* cl_khr_fp16 is listed where kernels convert halves with instructions:
+ * F16C (with AVX) unless REFCL_CPU names a level below x86-64-v3; AArch64. */
+static bool half_expected(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    const char *cpu = getenv("REFCL_CPU");
+    if (cpu && (!strcmp(cpu, "x86-64") || !strcmp(cpu, "x86-64-v2")))
+        return false;
+    unsigned eax, ebx, ecx, edx;
+    __builtin_cpu_init();
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) &&
+           __builtin_cpu_supports("avx");
+#elif defined(__aarch64__)
+    return true;
+#else
+    return false;
+#endif
+}
+
 /* ---- reading answers ---------------------------------------------------- */
 
 /* A scalar query (4 or 8 bytes) as a cl_ulong. */
@@ -191,6 +213,19 @@ static cl_ulong scalar(cl_device_info name)
              CL_SUCCESS);
     CHECK_EQ(size, q ? q->size : 0);
     return size == 4 ? value.u32 : value.u64;
+}
+
+/* CL_DEVICE_HALF_FP_CONFIG, which only a device listing cl_khr_fp16 knows
+ * (so not in queries[]). */
+static cl_device_fp_config half_config(void)
+{
+    cl_device_fp_config config = 0;
+    size_t size = 0;
+    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_HALF_FP_CONFIG, sizeof(config),
+                             &config, &size),
+             CL_SUCCESS);
+    CHECK_EQ(size, sizeof(config));
+    return config;
 }
 
 /* A string query; @p out holds at least 1024 bytes. */
@@ -311,15 +346,16 @@ static void check_unknown_names(void)
         0xFFFF,
         0xFFFFFFFF,
         CL_PLATFORM_NAME,
-        CL_DEVICE_HALF_FP_CONFIG,               /* cl_khr_fp16 */
         CL_DEVICE_UUID_KHR,                     /* cl_khr_device_uuid */
         CL_DEVICE_PCI_BUS_INFO_KHR,             /* cl_khr_pci_bus_info */
         CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR, /* cl_khr_extended_versioning */
     };
     for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
         check_unknown(odd[i]);
+    /* cl_khr_fp16's query, known where the device lists it (half_config). */
     for (cl_device_info name = 0x1000; name < 0x1100; name++)
-        if (!query_find(name))
+        if (!query_find(name) &&
+            (name != CL_DEVICE_HALF_FP_CONFIG || !half_expected()))
             check_unknown(name);
     for (cl_device_info name = 0x4000; name < 0x4300; name++)
         check_unknown(name);
@@ -412,8 +448,6 @@ static void check_fixed_values(void)
         {CL_DEVICE_MAX_ON_DEVICE_EVENTS, 0},
         {CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, 0},
         {CL_DEVICE_PREFERRED_INTEROP_USER_SYNC, CL_TRUE},
-        {CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, 0},
-        {CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, 0},
         {CL_DEVICE_PRINTF_BUFFER_SIZE, 1024 * 1024},
         {CL_DEVICE_PARENT_DEVICE, 0},
         {CL_DEVICE_REFERENCE_COUNT, 1},
@@ -484,12 +518,13 @@ static void check_fixed_strings(void)
              "cl_khr_global_int32_extended_atomics "
              "cl_khr_local_int32_base_atomics "
              "cl_khr_local_int32_extended_atomics %s"
-             "cl_khr_fp64 cl_khr_int64_base_atomics "
+             "cl_khr_fp64 %scl_khr_int64_base_atomics "
              "cl_khr_int64_extended_atomics cl_refcl_device_cpuset "
              "cl_khr_3d_image_writes cl_khr_depth_images "
              "cl_khr_image2d_from_buffer cl_arm_import_memory "
              "cl_arm_import_memory_host%s%s",
              full_profile() ? "" : "cles_khr_int64 ",
+             half_expected() ? "cl_khr_fp16 " : "",
              dma_buf_expected() ? " cl_arm_import_memory_dma_buf" : "",
              il_expected() ? " cl_khr_spirv_no_integer_wrap_decoration"
                              " cl_khr_spirv_linkonce_odr"
@@ -532,6 +567,7 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
         {CL_MAKE_VERSION(1, 0, 0), "cles_khr_int64"}, /* the 7th */
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp16"}, /* the 9th */
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_base_atomics"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_refcl_device_cpuset"},
@@ -565,10 +601,15 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0),
          "__opencl_c_program_scope_global_variables"},
     };
-    size_t count = dma_buf_expected() ? 17 : 16;
+    size_t count = dma_buf_expected() ? 18 : 17;
     if (!dma_buf_expected()) /* the SPIR-V extensions move up one */
-        memmove(&extensions[16], &extensions[17], 2 * sizeof(extensions[0]));
+        memmove(&extensions[17], &extensions[18], 2 * sizeof(extensions[0]));
     count += il_expected() ? 2 : 0;
+    if (!half_expected()) { /* without cl_khr_fp16 */
+        memmove(&extensions[8], &extensions[9],
+                (count - 9) * sizeof(extensions[0]));
+        count--;
+    }
     if (full_profile()) { /* without cles_khr_int64 */
         memmove(&extensions[6], &extensions[7],
                 (count - 7) * sizeof(extensions[0]));
@@ -829,6 +870,10 @@ static void check_arithmetic(void)
         CHECK_EQ(scalar(widths[i].preferred), bytes / widths[i].element);
         CHECK_EQ(scalar(widths[i].native), bytes / widths[i].element);
     }
+    /* Halves are computed in float's registers; 0 without cl_khr_fp16. */
+    cl_ulong half_width = half_expected() ? bytes / sizeof(cl_float) : 0;
+    CHECK_EQ(scalar(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF), half_width);
+    CHECK_EQ(scalar(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF), half_width);
     CHECK_EQ(scalar(CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE), bytes / 4);
 
     cl_ulong fp = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
@@ -839,6 +884,11 @@ static void check_arithmetic(void)
              fp | (full_profile() ? CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT : 0));
     /* FMA is part of the double-precision minimum. */
     CHECK_EQ(scalar(CL_DEVICE_DOUBLE_FP_CONFIG), fp | CL_FP_FMA);
+    /* Half: rounded to nearest, denormals kept, fma correctly rounded. */
+    if (half_expected())
+        CHECK_EQ(half_config(),
+                 CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+                     CL_FP_FMA);
 }
 
 /* The clock is nonzero exactly when the host states one. */
@@ -926,8 +976,19 @@ static void check_consistency(void)
     CHECK_EQ(scalar(CL_DEVICE_DOUBLE_FP_CONFIG) != 0, fp64);
     CHECK_EQ(scalar(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE) != 0, fp64);
     CHECK_EQ(scalar(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE) != 0, fp64);
-    /* Half widths "must return 0" without cl_khr_fp16. */
-    CHECK(!has_word(s, "cl_khr_fp16"));
+    /* Half: the extension, the FP config (its minimum "CL_FP_ROUND_TO_ZERO
+     * or CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN") and the vector widths
+     * ("must return 0" without it) go together. */
+    bool fp16 = has_word(s, "cl_khr_fp16");
+    CHECK_EQ(fp16, half_expected());
+    CHECK_EQ(scalar(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) != 0, fp16);
+    CHECK_EQ(scalar(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF) != 0, fp16);
+    if (fp16) {
+        cl_ulong half = half_config();
+        CHECK((half & CL_FP_ROUND_TO_ZERO) ||
+              (half & (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN)) ==
+                  (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN));
+    }
     /* Embedded profile: "If double precision is supported ... then
      * cles_khr_int64 must also be supported." The full profile has 64-bit
      * integers and the feature that says so. */

@@ -122,8 +122,6 @@ static inline int test_context_queue(cl_device_id device,
     return 1;
 }
 
-/** The SPIR-V file REFCL_TEST_SPIRV names (at most 64 KiB; *@p size 0
- *  when it cannot be read), to free. */
 /** Whether @p device reads SPIR-V (CL_DEVICE_IL_VERSION not ""); if not,
  *  says so (the caller skips). */
 static inline bool test_device_reads_il(cl_device_id device)
@@ -136,6 +134,22 @@ static inline bool test_device_reads_il(cl_device_id device)
     return versions[0] != 0;
 }
 
+/** Whether @p device lists extension @p name in CL_DEVICE_EXTENSIONS. */
+static inline bool test_device_has_extension(cl_device_id device,
+                                             const char *name)
+{
+    char extensions[4096] = "";
+    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof(extensions),
+                             extensions, NULL), CL_SUCCESS);
+    size_t len = strlen(name);
+    for (const char *at = extensions; (at = strstr(at, name)); at += len)
+        if ((at == extensions || at[-1] == ' ') && (!at[len] || at[len] == ' '))
+            return true;
+    return false;
+}
+
+/** The SPIR-V file REFCL_TEST_SPIRV names (at most 64 KiB; *@p size 0
+ *  when it cannot be read), to free. */
 static inline unsigned char *test_read_spirv(size_t *size)
 {
     const char *path = getenv("REFCL_TEST_SPIRV");

@@ -948,3 +948,52 @@ SAMPLED_DEPTH_READS(image2d_array_depth_t, int4, float4, 2, LAYER_Z)
 ALL_TYPES(read_only, PLAIN_READS, NONE, PLAIN_DEPTH_READS, NONE)
 ALL_TYPES(write_only, NONE, WRITES, NONE, DEPTH_WRITES)
 ALL_TYPES(read_write, PLAIN_READS, WRITES, PLAIN_DEPTH_READS, DEPTH_WRITES)
+
+#ifdef cl_khr_fp16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+// read_imageh and write_imageh (cl_khr_fp16): read_imagef's value
+// converted to half ("The read_imageh calls that take integer coordinates
+// must use a sampler with filter mode set to CLK_FILTER_NEAREST ...";
+// conversions to half round to nearest even, OpenCL C 3.0 s6.4.3.2), and
+// a half colour written as the float it is exactly.
+#define HALF_SAMPLED_READS(IMAGE, IC, FC)                                   \
+    half4 OVL read_imageh(read_only IMAGE i, sampler_t s, FC c)             \
+    {                                                                       \
+        return convert_half4(read_imagef(i, s, c));                         \
+    }                                                                       \
+    half4 OVL read_imageh(read_only IMAGE i, sampler_t s, IC c)             \
+    {                                                                       \
+        return convert_half4(read_imagef(i, s, c));                         \
+    }
+
+#define HALF_READS(Q, IMAGE, IC)                                            \
+    half4 OVL read_imageh(Q IMAGE i, IC c)                                  \
+    {                                                                       \
+        return convert_half4(read_imagef(i, c));                            \
+    }
+
+#define HALF_WRITES(Q, IMAGE, IC)                                           \
+    void OVL write_imageh(Q IMAGE i, IC c, half4 color)                     \
+    {                                                                       \
+        write_imagef(i, c, convert_float4(color));                          \
+    }
+
+HALF_SAMPLED_READS(image1d_t, int, float)
+HALF_SAMPLED_READS(image1d_array_t, int2, float2)
+HALF_SAMPLED_READS(image2d_t, int2, float2)
+HALF_SAMPLED_READS(image2d_array_t, int4, float4)
+HALF_SAMPLED_READS(image3d_t, int4, float4)
+
+#define HALF_ALL_TYPES(Q, F)                                                \
+    F(Q, image1d_t, int)                                                    \
+    F(Q, image1d_buffer_t, int)                                             \
+    F(Q, image1d_array_t, int2)                                             \
+    F(Q, image2d_t, int2)                                                   \
+    F(Q, image2d_array_t, int4)                                             \
+    F(Q, image3d_t, int4)
+
+HALF_ALL_TYPES(read_only, HALF_READS)
+HALF_ALL_TYPES(read_write, HALF_READS)
+HALF_ALL_TYPES(write_only, HALF_WRITES)
+HALF_ALL_TYPES(read_write, HALF_WRITES)
+#endif

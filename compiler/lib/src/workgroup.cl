@@ -154,6 +154,10 @@ DEFINE_INTEGER(long, LONG_MIN, LONG_MAX)
 DEFINE_INTEGER(ulong, 0, ULONG_MAX)
 DEFINE_FLOATING(float)
 DEFINE_FLOATING(double)
+#ifdef cl_khr_fp16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+DEFINE_FLOATING(half)
+#endif
 
 // "returns a non-zero value if predicate evaluates to non-zero for all
 // work-items" / "for any work-items" (s6.15.14): 1 or 0.
