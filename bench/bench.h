@@ -86,6 +86,14 @@ extern const struct work bench_builtins[BENCH_BUILTIN_FIGURES];
 extern const struct work bench_kernel_create;
 extern const struct work bench_kernel_set_arg;
 
+/* bench/compute.c: clpeak's float and float16 multiply-add chains, the
+ * same FMAs in C on every CPU, a naive SGEMM, an n-body step. */
+extern const struct work bench_mad_float;
+extern const struct work bench_mad_float16;
+extern const struct work bench_fma_c_all;
+extern const struct work bench_sgemm;
+extern const struct work bench_nbody;
+
 /* bench/queues.c */
 extern const struct work bench_queues_one;
 extern const struct work bench_queues_herd;

@@ -84,6 +84,10 @@ builtin.atomic_add-64-wg64 ratio -                   1
 builtin.async_copy_tiles ratio -                     1
 generic.axpy-generic     of    generic.axpy-global   1.05
 reduce.source            ratio -                     1
+compute.mad-float        of    compute.c-fma-all-threads 1.67
+compute.mad-float16      of    compute.c-fma-all-threads 1.67
+sgemm.naive-1024         ratio -                     0.2
+nbody.4096               ratio -                     0.25
 reduce.float-tree        ratio -                     1
 reduce.float-collective  of    reduce.float-tree     1.2
 image.blur-5x5           ratio -                     0.5

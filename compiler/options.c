@@ -63,6 +63,9 @@ static const struct flag flags[] = {
     /* refcl's own, unsafe: a kernel's inline assembly can do anything the
      * application can (docs/compiler.md). */
     {"-cl-refcl-allow-inline-asm", AT_SOURCE, NULL},
+    /* refcl's own: the build log says, per kernel, whether its work-items
+     * run several at a time and if not why (compiler/pass/jam.cpp). */
+    {"-cl-refcl-vectorize-report", AT_SOURCE, "-Rpass-analysis=refcl-jam-items"},
 };
 
 /* The OpenCL C versions every refcl device reports

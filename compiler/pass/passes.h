@@ -153,6 +153,15 @@ struct AtomicsPass : llvm::PassInfoMixin<AtomicsPass> {
     llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &AM);
 };
 
+/** refcl-jam-items: each work-item loop whose work-item has a loop of its
+ *  own, every branch in it the same for neighbouring work-items, runs W
+ *  work-items per step, each operation repeated for them side by side
+ *  (jam.cpp), for the SLP vectorizer to make one vector of; run before the
+ *  vectorizers. */
+struct JamItemsPass : llvm::PassInfoMixin<JamItemsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &AM);
+};
+
 } // namespace refcl
 
 #endif

@@ -162,6 +162,8 @@ bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM)
         FPM.addPass(HalfVectorsPass());
     else if (Name == "refcl-atomics")
         FPM.addPass(AtomicsPass());
+    else if (Name == "refcl-jam-items")
+        FPM.addPass(JamItemsPass());
     else if (Name == "refcl-invariant-images")
         FPM.addPass(InvariantImagesPass());
     else
@@ -203,6 +205,7 @@ void registerPasses(PassBuilder &PB)
     PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
         FPM.addPass(InferAddressSpacesPass(GenericAddressSpace));
         FPM.addPass(AtomicsPass());
+        FPM.addPass(JamItemsPass());
     });
     // Last: the __global variables the optimizer left are the executable's;
     // the vectorizer's half vectors are made, InstCombine is done narrowing.

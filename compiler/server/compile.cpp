@@ -58,12 +58,25 @@ private:
 };
 
 /* The back end's diagnostics, which clang's own handler would report:
- * errors and warnings into the log; an error fails the job (LLVM's
- * default would end the process). */
+ * errors and warnings into the log, and the analysis remarks the job asks
+ * for (-Rpass-analysis=, which -cl-refcl-vectorize-report gives); an
+ * error fails the job (LLVM's default would end the process). */
 struct BackendDiagnostics : llvm::DiagnosticHandler {
+  explicit BackendDiagnostics(const clang::CodeGenOptions::OptRemark &Analysis)
+      : Analysis(Analysis) {}
   bool Failed = false;
+  const clang::CodeGenOptions::OptRemark &Analysis;
+  bool isAnalysisRemarkEnabled(llvm::StringRef PassName) const override {
+    return Analysis.patternMatches(PassName);
+  }
+  bool isAnyRemarkEnabled() const override { return Analysis.hasValidPattern(); }
   bool handleDiagnostics(const llvm::DiagnosticInfo &DI) override {
     llvm::DiagnosticSeverity Severity = DI.getSeverity();
+    if (auto *Remark = llvm::dyn_cast<llvm::DiagnosticInfoOptimizationBase>(&DI)) {
+      if (Remark->isEnabled())
+        printRemark(*Remark);
+      return true;
+    }
     if (Severity != llvm::DS_Error && Severity != llvm::DS_Warning)
       return true;
     llvm::errs() << (Severity == llvm::DS_Error ? "error: " : "warning: ");
@@ -72,6 +85,14 @@ struct BackendDiagnostics : llvm::DiagnosticHandler {
     llvm::errs() << "\n";
     Failed |= Severity == llvm::DS_Error;
     return true;
+  }
+
+private:
+  /* As clang prints one: where, "remark:", the message. */
+  static void printRemark(const llvm::DiagnosticInfoOptimizationBase &Remark) {
+    if (Remark.isLocationAvailable())
+      llvm::errs() << Remark.getLocationStr() << ": ";
+    llvm::errs() << "remark: " << Remark.getMsg() << "\n";
   }
 };
 
@@ -103,7 +124,8 @@ bool emitObject(clang::CompilerInstance &Clang, llvm::Module &M) {
   }
   llvm::LLVMContext &Context = M.getContext();
   auto Previous = Context.getDiagnosticHandler();
-  auto Diagnostics = std::make_unique<BackendDiagnostics>();
+  auto Diagnostics = std::make_unique<BackendDiagnostics>(
+      Clang.getCodeGenOpts().OptimizationRemarkAnalysis);
   const bool &Failed = Diagnostics->Failed;
   Context.setDiagnosticHandler(std::move(Diagnostics));
   clang::EmitBackendOutput(Clang.getDiagnostics(), Clang.getHeaderSearchOpts(),

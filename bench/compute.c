@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * refcl_bench's figures of arithmetic in kernels whose work-item has a loop
+ * of its own (bench/README.md): clpeak's single-precision multiply-add
+ * chains with float and float16, next to the same number of FMAs in C on
+ * one thread per CPU with the CPU's widest vectors (the machine's limit); a
+ * naive SGEMM (one work-item per element of C, a loop over k) of 1024 x
+ * 1024; and one all-pairs n-body step over 4096 bodies. Each is the time of
+ * one kernel, completed, in microseconds.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "bench.h"
+
+/* clpeak's chains: per work-item 4096 flops, with float or float16. */
+#define MAD_4(x, y)                                                           \
+    "x = mad(y, x, y); y = mad(x, y, x); x = mad(y, x, y); y = mad(x, y, x);"
+#define MAD_16(x, y) MAD_4(x, y) MAD_4(x, y) MAD_4(x, y) MAD_4(x, y)
+
+static const char mad_source[] =
+    "kernel void mad_float(global float *out, float a)\n"
+    "{\n"
+    "    float x = a, y = (float)get_local_id(0);\n"
+    "    for (int i = 0; i < 128; i++) {" MAD_16(x, y) "}\n"
+    "    out[get_global_id(0)] = y;\n"
+    "}\n"
+    "kernel void mad_float16(global float *out, float a)\n"
+    "{\n"
+    "    float16 x = (float16)(a, a + 1, a + 2, a + 3, a + 4, a + 5, a + 6,\n"
+    "        a + 7, a + 8, a + 9, a + 10, a + 11, a + 12, a + 13, a + 14, a + 15);\n"
+    "    float16 y = (float16)get_local_id(0);\n"
+    "    for (int i = 0; i < 8; i++) {" MAD_16(x, y) "}\n"
+    "    out[get_global_id(0)] = y.s0 + y.s5 + y.sa + y.sf;\n"
+    "}\n";
+
+#define MAD_ITEMS ((size_t)64 * 1024)
+#define MAD_FLOPS_PER_ITEM 4096.0
+
+#define GEMM_N 1024
+
+static const char gemm_source[] =
+    "kernel void sgemm(global const float *a, global const float *b,\n"
+    "                  global float *c, int n)\n"
+    "{\n"
+    "    int col = get_global_id(0), row = get_global_id(1);\n"
+    "    float acc = 0.0f;\n"
+    "    for (int k = 0; k < n; k++)\n"
+    "        acc += a[row * n + k] * b[k * n + col];\n"
+    "    c[row * n + col] = acc;\n"
+    "}\n";
+
+#define BODIES 4096
+
+/* The classic all-pairs step: each body's acceleration from every other,
+ * softened, then its velocity and position. */
+static const char nbody_source[] =
+    "kernel void nbody(global const float4 *pos, global float4 *vel,\n"
+    "                  global float4 *next, int n, float dt)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    float4 p = pos[i];\n"
+    "    float3 acc = (float3)(0.0f);\n"
+    "    for (int j = 0; j < n; j++) {\n"
+    "        float4 q = pos[j];\n"
+    "        float3 d = q.xyz - p.xyz;\n"
+    "        float r2 = dot(d, d) + 0.01f;\n"
+    "        float inv = rsqrt(r2);\n"
+    "        acc += d * (q.w * inv * inv * inv);\n"
+    "    }\n"
+    "    float4 v = vel[i] + (float4)(acc * dt, 0.0f);\n"
+    "    vel[i] = v;\n"
+    "    next[i] = (float4)(p.xyz + v.xyz * dt, p.w);\n"
+    "}\n";
+
+static struct {
+    cl_context context;
+    cl_command_queue queue;
+    cl_program program;
+    cl_kernel kernel;
+    cl_mem mem[3];
+    cl_uint dims;
+    size_t global[2], local[2];
+    size_t check_bytes;   /* the result read back and checked */
+    float expected;       /* the value each checked float must have, or NAN
+                           * for "finite" */
+} k;
+
+static cl_int buffer(int i, size_t bytes, float fill)
+{
+    cl_int err;
+    k.mem[i] = clCreateBuffer(k.context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err == CL_SUCCESS)
+        err = clEnqueueFillBuffer(k.queue, k.mem[i], &fill, sizeof(fill), 0,
+                                  bytes, 0, NULL, NULL);
+    return err;
+}
+
+/* Context, queue and kernel @p name of @p source. */
+static cl_int kernel_setup(const struct bench *b, const char *source,
+                           const char *name)
+{
+    cl_int err;
+    memset(&k, 0, sizeof(k));
+    k.context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &err);
+    if (err == CL_SUCCESS)
+        k.queue = clCreateCommandQueueWithProperties(k.context, b->device,
+                                                     NULL, &err);
+    if (err == CL_SUCCESS)
+        k.program = clCreateProgramWithSource(k.context, 1, &source, NULL,
+                                              &err);
+    if (err == CL_SUCCESS)
+        err = clBuildProgram(k.program, 1, &b->device, "", NULL, NULL);
+    if (err == CL_SUCCESS)
+        k.kernel = clCreateKernel(k.program, name, &err);
+    return err;
+}
+
+static cl_int set_args(int count)
+{
+    cl_int err = CL_SUCCESS;
+    for (int i = 0; i < count && err == CL_SUCCESS; i++)
+        err = clSetKernelArg(k.kernel, (cl_uint)i, sizeof(cl_mem), &k.mem[i]);
+    return err;
+}
+
+static cl_int mad_setup(const struct bench *b, const char *name)
+{
+    cl_int err = kernel_setup(b, mad_source, name);
+    const cl_float a = 1.0f;
+    if (err == CL_SUCCESS)
+        err = buffer(0, MAD_ITEMS * sizeof(cl_float), 0.0f);
+    if (err == CL_SUCCESS)
+        err = set_args(1);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k.kernel, 1, sizeof(a), &a);
+    k.dims = 1;
+    k.global[0] = MAD_ITEMS;
+    k.local[0] = 256;
+    k.check_bytes = 0;
+    return err;
+}
+
+static cl_int mad_float_setup(const struct bench *b, int units)
+{
+    (void)units;
+    return mad_setup(b, "mad_float");
+}
+
+static cl_int mad_float16_setup(const struct bench *b, int units)
+{
+    (void)units;
+    return mad_setup(b, "mad_float16");
+}
+
+/* A and B all ones: every element of C is n, exactly. */
+static cl_int gemm_setup(const struct bench *b, int units)
+{
+    (void)units;
+    const size_t bytes = (size_t)GEMM_N * GEMM_N * sizeof(cl_float);
+    const cl_int n = GEMM_N;
+    cl_int err = kernel_setup(b, gemm_source, "sgemm");
+    for (int i = 0; i < 3 && err == CL_SUCCESS; i++)
+        err = buffer(i, bytes, i < 2 ? 1.0f : 0.0f);
+    if (err == CL_SUCCESS)
+        err = set_args(3);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k.kernel, 3, sizeof(n), &n);
+    k.dims = 2;
+    k.global[0] = k.global[1] = GEMM_N;
+    k.local[0] = 64;
+    k.local[1] = 1;
+    k.check_bytes = 64 * sizeof(cl_float);
+    k.expected = (float)GEMM_N;
+    return err;
+}
+
+static cl_int nbody_setup(const struct bench *b, int units)
+{
+    (void)units;
+    const size_t bytes = BODIES * 4 * sizeof(cl_float);
+    const cl_int n = BODIES;
+    const cl_float dt = 0.01f;
+    cl_int err = kernel_setup(b, nbody_source, "nbody");
+    cl_float *pos = malloc(bytes);
+    if (!pos)
+        err = CL_OUT_OF_HOST_MEMORY;
+    for (size_t i = 0; pos && i < BODIES; i++) { /* a lattice, unit masses */
+        pos[4 * i] = (float)(i % 16);
+        pos[4 * i + 1] = (float)(i / 16 % 16);
+        pos[4 * i + 2] = (float)(i / 256);
+        pos[4 * i + 3] = 1.0f;
+    }
+    if (err == CL_SUCCESS)
+        k.mem[0] = clCreateBuffer(k.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                  bytes, pos, &err);
+    free(pos);
+    for (int i = 1; i < 3 && err == CL_SUCCESS; i++)
+        err = buffer(i, bytes, 0.0f);
+    if (err == CL_SUCCESS)
+        err = set_args(3);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k.kernel, 3, sizeof(n), &n);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k.kernel, 4, sizeof(dt), &dt);
+    k.dims = 1;
+    k.global[0] = BODIES;
+    k.local[0] = 64;
+    k.check_bytes = 64 * 4 * sizeof(cl_float);
+    k.expected = NAN;
+    return err;
+}
+
+/* The result's first floats: each the expected value, or finite. */
+static cl_int kernel_check(void)
+{
+    if (!k.check_bytes)
+        return CL_SUCCESS;
+    float got[256]; /* the third buffer: sgemm's C, n-body's positions */
+    cl_int err = clEnqueueReadBuffer(k.queue, k.mem[2], CL_TRUE, 0,
+                                     k.check_bytes, got, 0, NULL, NULL);
+    for (size_t i = 0; err == CL_SUCCESS && i < k.check_bytes / sizeof(float); i++)
+        if (isnan(k.expected) ? !isfinite(got[i]) : got[i] != k.expected)
+            err = CL_INVALID_VALUE;
+    return err;
+}
+
+static cl_int kernel_loop(const struct bench *b, long n)
+{
+    (void)b;
+    for (long i = 0; i < n; i++) {
+        cl_int err = clEnqueueNDRangeKernel(k.queue, k.kernel, k.dims, NULL,
+                                            k.global, k.local, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clFinish(k.queue);
+        if (err != CL_SUCCESS)
+            return err;
+    }
+    return kernel_check();
+}
+
+static void kernel_teardown(void)
+{
+    for (int i = 0; i < 3; i++)
+        if (k.mem[i])
+            clReleaseMemObject(k.mem[i]);
+    if (k.kernel)
+        clReleaseKernel(k.kernel);
+    if (k.program)
+        clReleaseProgram(k.program);
+    if (k.queue)
+        clReleaseCommandQueue(k.queue);
+    if (k.context)
+        clReleaseContext(k.context);
+    memset(&k, 0, sizeof(k));
+}
+
+const struct work bench_mad_float = {mad_float_setup, kernel_loop,
+                                     kernel_teardown, 0, 0};
+const struct work bench_mad_float16 = {mad_float16_setup, kernel_loop,
+                                       kernel_teardown, 0, 0};
+const struct work bench_sgemm = {gemm_setup, kernel_loop, kernel_teardown, 0, 0};
+const struct work bench_nbody = {nbody_setup, kernel_loop, kernel_teardown, 0, 0};
+
+/* ---- the machine's limit: the same FMAs in C ------------------------------ */
+
+/* Chains of FMAs on the widest vectors the CPU has, 8 independent chains
+ * (enough to hide the FMA's latency on two FMA units), as many flops as
+ * one mad figure's kernel. */
+#define C_CHAINS 8
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f"))) static float fma_avx512(long steps)
+{
+    __m512 x[C_CHAINS], y = _mm512_set1_ps(0.999f), z = _mm512_set1_ps(1e-3f);
+    for (int c = 0; c < C_CHAINS; c++)
+        x[c] = _mm512_set1_ps((float)c);
+    for (long s = 0; s < steps; s++)
+        for (int c = 0; c < C_CHAINS; c++)
+            x[c] = _mm512_fmadd_ps(x[c], y, z);
+    float sum = 0;
+    for (int c = 0; c < C_CHAINS; c++)
+        sum += _mm512_reduce_add_ps(x[c]);
+    return sum;
+}
+
+__attribute__((target("avx2,fma"))) static float fma_avx2(long steps)
+{
+    __m256 x[C_CHAINS], y = _mm256_set1_ps(0.999f), z = _mm256_set1_ps(1e-3f);
+    for (int c = 0; c < C_CHAINS; c++)
+        x[c] = _mm256_set1_ps((float)c);
+    for (long s = 0; s < steps; s++)
+        for (int c = 0; c < C_CHAINS; c++)
+            x[c] = _mm256_fmadd_ps(x[c], y, z);
+    float lanes[8], sum = 0;
+    for (int c = 0; c < C_CHAINS; c++) {
+        _mm256_storeu_ps(lanes, x[c]);
+        for (int l = 0; l < 8; l++)
+            sum += lanes[l];
+    }
+    return sum;
+}
+#endif
+
+/* Floats per vector register, and a chain runner for that width. */
+static int c_width;
+
+static float fma_chains(long steps)
+{
+#if defined(__x86_64__)
+    if (c_width == 16)
+        return fma_avx512(steps);
+    if (c_width == 8)
+        return fma_avx2(steps);
+#endif
+    float x[C_CHAINS];
+    for (int c = 0; c < C_CHAINS; c++)
+        x[c] = (float)c;
+    for (long s = 0; s < steps; s++)
+        for (int c = 0; c < C_CHAINS; c++)
+            x[c] = fmaf(x[c], 0.999f, 1e-3f);
+    float sum = 0;
+    for (int c = 0; c < C_CHAINS; c++)
+        sum += x[c];
+    return sum;
+}
+
+static int c_threads;
+
+static void *fma_thread(void *arg)
+{
+    long steps = *(const long *)arg;
+    volatile float sink = fma_chains(steps);
+    (void)sink;
+    return NULL;
+}
+
+static cl_int fma_setup(const struct bench *b, int units)
+{
+    (void)b;
+    (void)units;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    c_threads = cpus > 0 ? (int)(cpus < 256 ? cpus : 256) : 1;
+    c_width = 1;
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    c_width = __builtin_cpu_supports("avx512f") ? 16
+              : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 8
+                                                                             : 1;
+#endif
+    return CL_SUCCESS;
+}
+
+/* One mad kernel's flops (2 per FMA), shared among the threads. */
+static cl_int fma_loop(const struct bench *b, long n)
+{
+    (void)b;
+    double fmas = MAD_ITEMS * MAD_FLOPS_PER_ITEM / 2;
+    long steps = (long)(fmas / ((double)c_width * C_CHAINS * c_threads));
+    pthread_t threads[256];
+    for (long i = 0; i < n; i++) {
+        int started = 0;
+        while (started < c_threads &&
+               pthread_create(&threads[started], NULL, fma_thread, &steps) == 0)
+            started++;
+        for (int t = 0; t < started; t++)
+            pthread_join(threads[t], NULL);
+        if (started < c_threads)
+            return CL_OUT_OF_RESOURCES;
+    }
+    return CL_SUCCESS;
+}
+
+static void fma_teardown(void)
+{
+}
+
+const struct work bench_fma_c_all = {fma_setup, fma_loop, fma_teardown, -1, 0};

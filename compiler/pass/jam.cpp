@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: Apache-2.0
+// refcl-jam-items: the work-item loop of a kernel whose work-item runs a
+// loop of its own, unrolled by W work-items and jammed, so that the SLP
+// vectorizer makes one vector lane of each work-item.
+//
+// LLVM's loop vectorizer widens innermost loops only. The x loop of a
+// work-group function is innermost when the kernel has no loop (saxpy),
+// and the vectorizer runs its work-items in SIMD lanes; when the work-item
+// has a loop (a multiply-add chain, a GEMM's k loop), the x loop is an
+// outer loop and each work-item's loop ran alone, one scalar chain at a
+// time. Here each instruction of the x loop's body that differs from
+// work-item to work-item, or acts on memory, is repeated for W
+// consecutive work-items, each copy right after the one before (the
+// blocks and branches stay one: every branch in the body must be the
+// same for all W work-items), and the x loop steps by W, the work-items
+// left over running in a copy of the loop as before. The W copies of an
+// operation are side by side and isomorphic: the SLP vectorizer, which
+// runs after the loop vectorizer, makes vector operations of them.
+//
+// The work-items of one x loop run between two barriers: nothing orders
+// one's memory operations against another's (OpenCL C 3.0 s6.15.12 and
+// the memory model: without a barrier or an atomic, a conflict between
+// work-items is a data race), so interleaving their instructions is one
+// of the schedules they may run in. An atomic keeps its place within its
+// own work-item. Each private variable still in memory (an alloca)
+// gets one copy per lane.
+#include "passes.h"
+
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/OptimizationRemarkEmitter.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/UnrollLoop.h>
+
+#include <map>
+#include <set>
+#include <vector>
+
+using namespace llvm;
+
+namespace refcl {
+namespace {
+
+// Vectors of work-items jammed: FMA latency is hidden by independent
+// chains, one per vector.
+constexpr unsigned Interleave = 4;
+// The most work-items jammed, and the most instructions the body may
+// grow to (compile time).
+constexpr unsigned MaxLanes = 64;
+constexpr unsigned MaxInstructions = 16384;
+
+/** Whether L is a work-group function's x loop (markParallel's). */
+bool isWorkItemLoop(const Loop &L)
+{
+    MDNode *Id = L.getLoopID();
+    if (!Id)
+        return false;
+    for (const MDOperand &Op : Id->operands())
+        if (auto *Node = dyn_cast_or_null<MDNode>(Op.get()))
+            if (Node->getNumOperands() > 0)
+                if (auto *S = dyn_cast<MDString>(Node->getOperand(0)))
+                    if (S->getString() == "llvm.loop.parallel_accesses")
+                        return true;
+    return false;
+}
+
+/** Whether L computes vectors (a float4 kernel's): the loop vectorizer
+ *  leaves such a loop as it is. */
+bool computesVectors(const Loop &L)
+{
+    for (BasicBlock *BB : L.blocks())
+        for (Instruction &I : *BB)
+            if (I.getType()->isVectorTy() && !isa<ShuffleVectorInst>(I) &&
+                !isa<InsertElementInst>(I))
+                return true;
+    return false;
+}
+
+/** The body of one x loop and what is repeated per work-item. */
+class Jam {
+public:
+    Jam(Loop &L, unsigned Lanes) : L(L), Lanes(Lanes) {}
+
+    /** Why the loop cannot be jammed, or "" if it can (and then the
+     *  varying instructions are known). */
+    std::string check();
+    /** Repeats the varying instructions for lanes 1 .. Lanes-1; the loop
+     *  then steps by Lanes (its trip count a multiple of them). */
+    void apply();
+    /** The widest value (a scalar, or a vector whole) the work-items
+     *  load, store or compute in floating point, in bits. */
+    unsigned widestValue() const;
+    size_t repeatedCount() const { return Varying.size(); }
+
+private:
+    Loop &L;
+    unsigned Lanes;
+    std::set<const Value *> Varying;
+    // Private memory made outside the loop (an alloca, and the addresses
+    // into it LICM took out), operands before their users: one per lane.
+    std::vector<Instruction *> Privates;
+    // Copy[V][k]: work-item k's value of V (Copy[V][0] is V).
+    std::map<const Value *, std::vector<Value *>> Copy;
+
+    bool varies(const Value *V) const { return Varying.count(V) != 0; }
+    bool addPrivate(Value *V);
+    bool mustRepeat(const Instruction &I) const;
+    Value *lane(Value *V, unsigned K) const;
+    void laneHeaderPhis();
+    void repeat(Instruction &I);
+};
+
+bool Jam::mustRepeat(const Instruction &I) const
+{
+    if (I.isTerminator() || isa<DbgInfoIntrinsic>(I))
+        return false;
+    if (I.mayHaveSideEffects())
+        return true;
+    if (auto *Load = dyn_cast<LoadInst>(&I))
+        if (!Load->isSimple())
+            return true;
+    for (const Use &Op : I.operands())
+        if (varies(Op.get()))
+            return true;
+    return false;
+}
+
+// Whether V, made outside the loop, is an alloca or an address into one;
+// if so it and the chain to the alloca become the lanes' own.
+bool Jam::addPrivate(Value *V)
+{
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || L.contains(I))
+        return false;
+    if (varies(I))
+        return true;
+    Value *Base = nullptr;
+    if (auto *Gep = dyn_cast<GetElementPtrInst>(I))
+        Base = Gep->getPointerOperand();
+    else if (isa<CastInst>(I) && I->getType()->isPointerTy())
+        Base = I->getOperand(0);
+    else if (!isa<AllocaInst>(I))
+        return false;
+    if (Base && !addPrivate(Base))
+        return false;
+    Varying.insert(I);
+    Privates.push_back(I);
+    return true;
+}
+
+std::string Jam::check()
+{
+    if (!L.getLoopPreheader() || !L.getLoopLatch() || !L.getExitBlock() ||
+        L.getExitingBlock() != L.getLoopLatch())
+        return "the work-item loop is not in a simple form";
+    // The work-item index and the other counters stepping with it.
+    for (PHINode &Phi : L.getHeader()->phis()) {
+        auto *Step = dyn_cast<BinaryOperator>(
+            Phi.getIncomingValueForBlock(L.getLoopLatch()));
+        if (!Step || Step->getOpcode() != Instruction::Add ||
+            Step->getOperand(0) != &Phi ||
+            !L.isLoopInvariant(Step->getOperand(1)))
+            return "a value carried from one work-item to the next";
+        Varying.insert(&Phi);
+    }
+    for (BasicBlock *BB : L.blocks())
+        for (Instruction &I : *BB)
+            for (Use &Op : I.operands())
+                addPrivate(Op.get());
+    size_t Instructions = 0;
+    for (bool Changed = true; Changed;) {
+        Changed = false;
+        Instructions = 0;
+        for (BasicBlock *BB : L.blocks())
+            for (Instruction &I : *BB) {
+                Instructions++;
+                if (!varies(&I) && mustRepeat(I)) {
+                    Varying.insert(&I);
+                    Changed = true;
+                }
+            }
+    }
+    if (Instructions * Lanes > MaxInstructions)
+        return "the work-item is too long to repeat";
+    for (BasicBlock *BB : L.blocks()) {
+        for (Instruction &I : *BB) {
+            if (isa<InvokeInst>(I) || isa<CallBrInst>(I))
+                return "an invoke";
+            if (I.getType()->isTokenTy())
+                return "a token";
+        }
+        Instruction *Term = BB->getTerminator();
+        if (Term == L.getLoopLatch()->getTerminator())
+            continue;
+        if (auto *Br = dyn_cast<BranchInst>(Term)) {
+            if (Br->isConditional() && varies(Br->getCondition()))
+                return "a branch on a value of the work-item's own";
+        } else if (auto *Sw = dyn_cast<SwitchInst>(Term)) {
+            if (varies(Sw->getCondition()))
+                return "a switch on a value of the work-item's own";
+        } else if (!isa<UnreachableInst>(Term)) {
+            return "a terminator other than a branch";
+        }
+    }
+    return "";
+}
+
+unsigned Jam::widestValue() const
+{
+    unsigned Bits = 0;
+    for (const Value *V : Varying) {
+        Type *Ty = nullptr;
+        if (auto *Store = dyn_cast<StoreInst>(V))
+            Ty = Store->getValueOperand()->getType();
+        else if (isa<LoadInst>(V) || (isa<Instruction>(V) &&
+                                      V->getType()->isFPOrFPVectorTy()))
+            Ty = V->getType();
+        if (Ty && (Ty->isIntOrIntVectorTy() || Ty->isFPOrFPVectorTy()))
+            Bits = std::max(Bits, unsigned(Ty->getPrimitiveSizeInBits().getFixedSize()));
+    }
+    return Bits ? Bits : 32;
+}
+
+Value *Jam::lane(Value *V, unsigned K) const
+{
+    auto It = Copy.find(V);
+    return It == Copy.end() ? V : It->second[K];
+}
+
+// Work-item k's counters: the header's phis plus k steps, at the top of
+// the header, before anything that uses them.
+void Jam::laneHeaderPhis()
+{
+    BasicBlock *Header = L.getHeader();
+    IRBuilder<> B(&*Header->getFirstInsertionPt());
+    for (PHINode &Phi : Header->phis()) {
+        auto *Step = cast<BinaryOperator>(Phi.getIncomingValueForBlock(L.getLoopLatch()));
+        std::vector<Value *> &C = Copy[&Phi];
+        C.assign(Lanes, &Phi);
+        for (unsigned K = 1; K < Lanes; K++)
+            C[K] = B.CreateAdd(&Phi, B.CreateMul(Step->getOperand(1),
+                                                 ConstantInt::get(Phi.getType(), K)),
+                               Phi.getName() + ".lane" + Twine(K));
+    }
+}
+
+// I's copies for lanes 1 .. Lanes-1, right after I (a phi's among the
+// block's phis, its incoming values set once every copy exists).
+void Jam::repeat(Instruction &I)
+{
+    std::vector<Value *> &C = Copy[&I];
+    C.assign(Lanes, &I);
+    Instruction *After = &I;
+    for (unsigned K = 1; K < Lanes; K++) {
+        Instruction *New = I.clone();
+        if (!New->getType()->isVoidTy())
+            New->setName(I.getName() + ".lane" + Twine(K));
+        New->insertAfter(After);
+        After = New;
+        C[K] = New;
+    }
+}
+
+void Jam::apply()
+{
+    for (Instruction *P : Privates) {
+        repeat(*P);
+        for (unsigned K = 1; K < Lanes; K++)
+            for (Use &Op : cast<Instruction>(Copy[P][K])->operands())
+                Op.set(lane(Op.get(), K));
+    }
+    laneHeaderPhis();
+    std::vector<Instruction *> Repeated;
+    for (BasicBlock *BB : L.blocks())
+        for (Instruction &I : *BB)
+            if (varies(&I) && !(isa<PHINode>(I) && BB == L.getHeader()))
+                Repeated.push_back(&I);
+    for (Instruction *I : Repeated)
+        repeat(*I);
+    // Operands, now that every copy exists.
+    for (Instruction *I : Repeated)
+        for (unsigned K = 1; K < Lanes; K++) {
+            auto *New = cast<Instruction>(Copy[I][K]);
+            for (Use &Op : New->operands())
+                Op.set(lane(Op.get(), K));
+        }
+    // The loop steps by Lanes work-items: each header phi takes the last
+    // lane's step; the latch's exit test and the values used after the
+    // loop (LCSSA phis in the exit block) are the last lane's.
+    unsigned Last = Lanes - 1;
+    BasicBlock *Latch = L.getLoopLatch();
+    for (PHINode &Phi : L.getHeader()->phis()) {
+        Value *Step = Phi.getIncomingValueForBlock(Latch);
+        Phi.setIncomingValueForBlock(Latch, lane(Step, Last));
+    }
+    auto *Exit = cast<BranchInst>(Latch->getTerminator());
+    Exit->setCondition(lane(Exit->getCondition(), Last));
+    for (PHINode &Phi : L.getExitBlock()->phis())
+        Phi.setIncomingValueForBlock(Latch, lane(Phi.getIncomingValueForBlock(Latch), Last));
+}
+
+/** Says in the build log (clang's -Rpass-analysis=refcl-jam-items, which
+ *  -cl-refcl-vectorize-report gives) what became of kernel K's work-item
+ *  loop L. */
+void report(OptimizationRemarkEmitter &ORE, const Loop &L, StringRef Kernel,
+            const Twine &What)
+{
+    ORE.emit([&] {
+        return OptimizationRemarkAnalysis("refcl-jam-items", "WorkItems",
+                                          L.getStartLoc(), L.getHeader())
+               << "kernel " << Kernel << ": " << What.str();
+    });
+}
+
+/** Jams L by as many work-items as fill Interleave vector registers;
+ *  returns whether the function changed. */
+bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, LoopInfo &LI,
+             ScalarEvolution &SE, DominatorTree &DT, AssumptionCache &AC,
+             const TargetTransformInfo &TTI, OptimizationRemarkEmitter &ORE)
+{
+    bool Changed = simplifyLoop(&L, &DT, &LI, &SE, &AC, nullptr, false);
+    Changed |= formLCSSARecursively(L, DT, &LI, &SE);
+    Jam Probe(L, 2);
+    std::string Why = Probe.check();
+    // One vector register of work-items per chain: 16 floats with
+    // AVX-512, or one float16 each; Interleave chains.
+    unsigned PerVector = std::max(1u, VectorBits / Probe.widestValue());
+    unsigned Lanes = std::min(MaxLanes, PerVector * Interleave);
+    Jam J(L, Lanes);
+    if (Why.empty())
+        Why = J.check();
+    if (Why.empty() && !UnrollRuntimeLoopRemainder(&L, Lanes, false, true, false, false,
+                                                   &LI, &SE, &DT, &AC, &TTI, true))
+        Why = "no trip count to split";
+    if (!Why.empty()) {
+        report(ORE, L, Kernel, "work-items run one at a time: " + Why);
+        return Changed;
+    }
+    // The loop's count is now a multiple of Lanes (a counter of its own
+    // tests it), the rest of the work-items in the copy after it.
+    Jam Whole(L, Lanes);
+    if (Whole.check().empty())
+        Whole.apply();
+    SE.forgetLoop(&L);
+    report(ORE, L, Kernel, "work-items run " + Twine(Lanes) + " at a time");
+    return true;
+}
+
+} // namespace
+
+PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
+{
+    StringRef Kernel = F.getName();
+    if (!Kernel.consume_front("refcl.run."))
+        return PreservedAnalyses::all();
+    auto &LI = AM.getResult<LoopAnalysis>(F);
+    auto &TTI = AM.getResult<TargetIRAnalysis>(F);
+    std::vector<Loop *> Candidates;
+    for (Loop *L : LI.getLoopsInPreorder())
+        if (isWorkItemLoop(*L) && (!L->getSubLoops().empty() || computesVectors(*L)))
+            Candidates.push_back(L);
+    if (Candidates.empty())
+        return PreservedAnalyses::all();
+    unsigned VectorBits =
+        TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedSize();
+    bool Changed = false;
+    for (Loop *L : Candidates)
+        Changed |= jamLoop(*L, VectorBits, Kernel, LI, AM.getResult<ScalarEvolutionAnalysis>(F),
+                           AM.getResult<DominatorTreeAnalysis>(F),
+                           AM.getResult<AssumptionAnalysis>(F), TTI,
+                           AM.getResult<OptimizationRemarkEmitterAnalysis>(F));
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace refcl

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * kernel/jam: kernels whose work-item runs a loop of its own, which
+ * refcl-jam-items runs W work-items at a time (compiler/pass/jam.cpp),
+ * against the same arithmetic on the host: a chain of integer operations;
+ * an SGEMM in float and double; a private array indexed by the work-item;
+ * atomics in the loop; a branch the same for every work-item; and the
+ * kernels it must leave alone or handle whole: a trip count and a break
+ * that differ per work-item, float4 arithmetic, a loop on each side of a
+ * barrier. Groups of 250 (W does not divide them), 8 (fewer than W) and
+ * 1000 with a last group of 40; run again with REFCL_CPU at each x86-64
+ * level (W 16 to 64).
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include "exec.h"
+
+_Atomic int test_failures;
+
+#define ITEMS 1000
+
+static const char source[] =
+    "kernel void chain(global int *out, int n)\n"
+    "{\n"
+    "    int x = (int)get_global_id(0), y = 3;\n"
+    "    for (int i = 0; i < n; i++) { x = x * 5 + y; y ^= x >> 3; }\n"
+    "    out[get_global_id(0)] = x + y;\n"
+    "}\n"
+    "#define GEMM(T) kernel void gemm_##T(global const T *a, global const T *b,\\\n"
+    "        global T *c, int n) {\\\n"
+    "    int col = get_global_id(0), row = get_global_id(1), cols = get_global_size(0);\\\n"
+    "    T acc = 0;\\\n"
+    "    for (int k = 0; k < n; k++) acc += a[row * n + k] * b[k * cols + col];\\\n"
+    "    c[row * cols + col] = acc; }\n"
+    "GEMM(float) GEMM(double)\n"
+    "kernel void private_array(global int *out, int n)\n"
+    "{\n"
+    "    int t[16], g = get_global_id(0), acc = 0;\n"
+    "    for (int k = 0; k < 16; k++) t[k] = g * k;\n"
+    "    for (int k = 0; k < n; k++) acc += t[(k * 7 + g) & 15];\n"
+    "    out[g] = acc;\n"
+    "}\n"
+    "kernel void histogram(global int *hist, int n)\n"
+    "{\n"
+    "    int g = get_global_id(0);\n"
+    "    for (int k = 0; k < n; k++) atomic_add(&hist[(g + k) & 15], k);\n"
+    "}\n"
+    "kernel void uniform_branch(global int *out, int n)\n"
+    "{\n"
+    "    int g = get_global_id(0), acc = 0;\n"
+    "    for (int k = 0; k < n; k++) { if (k % 3 == 0) acc += g; else acc -= k; }\n"
+    "    out[g] = acc;\n"
+    "}\n"
+    "kernel void divergent_trip(global int *out, int n)\n"
+    "{\n"
+    "    int g = get_global_id(0), acc = 0;\n"
+    "    for (int k = 0; k < g % n; k++) acc += k * g;\n"
+    "    out[g] = acc;\n"
+    "}\n"
+    "kernel void divergent_break(global int *out, int n)\n"
+    "{\n"
+    "    int g = get_global_id(0), acc = 0;\n"
+    "    for (int k = 0; k < n; k++) { acc += (g + k) % 11; if (acc > g) break; }\n"
+    "    out[g] = acc;\n"
+    "}\n"
+    "kernel void vec4(global float4 *out, int n)\n"
+    "{\n"
+    "    float4 acc = (float4)(get_global_id(0), 1, 2, 3);\n"
+    "    for (int k = 0; k < n; k++) acc = acc * 0.5f + (float4)(k, 1, 2, 3);\n"
+    "    out[get_global_id(0)] = acc;\n"
+    "}\n"
+    "kernel void with_barrier(global int *out, local int *scratch, int n)\n"
+    "{\n"
+    "    int l = get_local_id(0), g = get_global_id(0), acc = 0, acc2 = 0;\n"
+    "    for (int k = 0; k < n; k++) acc += g ^ k;\n"
+    "    scratch[l] = acc;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    int other = scratch[get_local_size(0) - 1 - l];\n"
+    "    for (int k = 0; k < n; k++) acc2 += other * k;\n"
+    "    out[g] = acc + acc2;\n"
+    "}\n";
+
+static const size_t locals[] = {250, 8, 64};
+
+/* Runs @p name over ITEMS work-items in groups of @p local with (out, n)
+ * and, for with_barrier, its scratch; out's ITEMS ints into @p got. */
+static void run(cl_program program, const char *name, size_t local,
+                cl_int n, size_t elem, void *got)
+{
+    cl_kernel k = exec_kernel(program, name);
+    cl_mem out = exec_buffer(ITEMS * elem, NULL);
+    size_t global = ITEMS;
+    CHECK_EQ(clEnqueueFillBuffer(queue, out, &(cl_int){0}, sizeof(cl_int), 0,
+                                 ITEMS * elem, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_EQ(clSetKernelArg(k, 0, sizeof(out), &out), CL_SUCCESS);
+    if (!strcmp(name, "with_barrier")) {
+        CHECK_EQ(clSetKernelArg(k, 1, local * sizeof(cl_int), NULL), CL_SUCCESS);
+        CHECK_EQ(clSetKernelArg(k, 2, sizeof(n), &n), CL_SUCCESS);
+    } else {
+        CHECK_EQ(clSetKernelArg(k, 1, sizeof(n), &n), CL_SUCCESS);
+    }
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0,
+                                    NULL, NULL), CL_SUCCESS);
+    exec_read(out, ITEMS * elem, got);
+    CHECK_EQ(clReleaseMemObject(out), CL_SUCCESS);
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+}
+
+/* The host's value for work-item g of kernel @p name (groups of @p local
+ * for with_barrier), in 32-bit two's complement as the device computes. */
+static int32_t expected(const char *name, int32_t g, int32_t n, size_t local)
+{
+    uint32_t acc = 0;
+    if (!strcmp(name, "chain")) {
+        uint32_t x = (uint32_t)g, y = 3;
+        for (int i = 0; i < n; i++) {
+            x = x * 5 + y;
+            y ^= (uint32_t)((int32_t)x >> 3);
+        }
+        return (int32_t)(x + y);
+    }
+    if (!strcmp(name, "private_array")) {
+        for (int k = 0; k < n; k++)
+            acc += (uint32_t)g * (uint32_t)((k * 7 + g) & 15);
+    } else if (!strcmp(name, "uniform_branch")) {
+        for (int k = 0; k < n; k++)
+            acc += k % 3 == 0 ? (uint32_t)g : -(uint32_t)k;
+    } else if (!strcmp(name, "divergent_trip")) {
+        for (int k = 0; k < g % n; k++)
+            acc += (uint32_t)(k * g);
+    } else if (!strcmp(name, "divergent_break")) {
+        for (int k = 0; k < n; k++) {
+            acc += (uint32_t)((g + k) % 11);
+            if ((int32_t)acc > g)
+                break;
+        }
+    } else { /* with_barrier */
+        size_t first = (size_t)g / local * local;
+        size_t size = first + local <= ITEMS ? local : ITEMS - first;
+        int32_t other = (int32_t)(first + size - 1 - ((size_t)g - first));
+        uint32_t mine = 0, theirs = 0, acc2 = 0;
+        for (int k = 0; k < n; k++) {
+            mine += (uint32_t)(g ^ k);
+            theirs += (uint32_t)(other ^ k);
+        }
+        for (int k = 0; k < n; k++)
+            acc2 += theirs * (uint32_t)k;
+        acc = mine + acc2;
+    }
+    return (int32_t)acc;
+}
+
+static void check_integers(cl_program program)
+{
+    static const char *const names[] = {"chain", "private_array", "uniform_branch",
+                                        "divergent_trip", "divergent_break",
+                                        "with_barrier"};
+    static cl_int got[ITEMS];
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
+            const cl_int n = 37;
+            run(program, names[i], locals[l], n, sizeof(cl_int), got);
+            int bad = 0;
+            for (int32_t g = 0; g < ITEMS && bad < 3; g++) {
+                int32_t want = expected(names[i], g, n, locals[l]);
+                if (got[g] != want) {
+                    fprintf(stderr, "%s, groups of %zu, item %d: %d, expected %d\n",
+                            names[i], locals[l], g, got[g], want);
+                    bad++;
+                }
+            }
+            CHECK_EQ(bad, 0);
+        }
+}
+
+/* Every atomic addition made: bin b holds the sum of k over the (g, k)
+ * with (g + k) & 15 == b. */
+static void check_histogram(cl_program program)
+{
+    const cl_int n = 50;
+    for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
+        cl_int got[ITEMS];
+        int64_t want[16] = {0};
+        run(program, "histogram", locals[l], n, sizeof(cl_int), got);
+        for (int g = 0; g < ITEMS; g++)
+            for (int k = 0; k < n; k++)
+                want[(g + k) & 15] += k;
+        for (int b = 0; b < 16; b++)
+            CHECK_EQ(got[b], (cl_int)want[b]);
+    }
+}
+
+static void check_vec4(cl_program program)
+{
+    static cl_float got[4 * ITEMS];
+    const cl_int n = 20;
+    for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
+        run(program, "vec4", locals[l], n, 4 * sizeof(cl_float), got);
+        for (int g = 0; g < ITEMS; g++) {
+            float acc[4] = {(float)g, 1, 2, 3};
+            for (int k = 0; k < n; k++)
+                for (int c = 0; c < 4; c++) /* times 0.5: exact, fused or not */
+                    acc[c] = acc[c] * 0.5f + (c ? (float)c : (float)k);
+            for (int c = 0; c < 4; c++)
+                CHECK_EQ(got[4 * g + c], acc[c]);
+        }
+    }
+}
+
+/* C = A B for small integers: every sum exact in float and double. The
+ * matrix is ITEMS columns by 3 rows, n = 45. */
+#define DEFINE_GEMM_CHECK(T, NAME)                                             \
+    static void check_gemm_##NAME(cl_program program)                          \
+    {                                                                          \
+        enum { ROWS = 3, N = 45 };                                             \
+        static T a[ROWS * N], b[N * ITEMS], c[ROWS * ITEMS];                   \
+        for (int i = 0; i < ROWS * N; i++)                                     \
+            a[i] = (T)(i % 7);                                                 \
+        for (int i = 0; i < N * ITEMS; i++)                                    \
+            b[i] = (T)((i * 5) % 9);                                           \
+        cl_kernel k = exec_kernel(program, "gemm_" #NAME);                     \
+        cl_mem ma = exec_buffer(sizeof(a), a), mb = exec_buffer(sizeof(b), b); \
+        cl_mem mc = exec_buffer(sizeof(c), NULL);                              \
+        cl_int n = N;                                                          \
+        CHECK_EQ(clSetKernelArg(k, 0, sizeof(ma), &ma), CL_SUCCESS);           \
+        CHECK_EQ(clSetKernelArg(k, 1, sizeof(mb), &mb), CL_SUCCESS);           \
+        CHECK_EQ(clSetKernelArg(k, 2, sizeof(mc), &mc), CL_SUCCESS);           \
+        CHECK_EQ(clSetKernelArg(k, 3, sizeof(n), &n), CL_SUCCESS);             \
+        for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {     \
+            size_t global[2] = {ITEMS, ROWS}, local[2] = {locals[l], 1};       \
+            CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 2, NULL, global, local,  \
+                                            0, NULL, NULL), CL_SUCCESS);       \
+            exec_read(mc, sizeof(c), c);                                       \
+            int bad = 0;                                                       \
+            for (int r = 0; r < ROWS; r++)                                     \
+                for (int col = 0; col < ITEMS; col++) {                        \
+                    T want = 0;                                                \
+                    for (int x = 0; x < N; x++)                                \
+                        want += a[r * N + x] * b[x * ITEMS + col];             \
+                    bad += c[r * ITEMS + col] != want;                         \
+                }                                                              \
+            CHECK_EQ(bad, 0);                                                  \
+        }                                                                      \
+        CHECK_EQ(clReleaseMemObject(ma), CL_SUCCESS);                          \
+        CHECK_EQ(clReleaseMemObject(mb), CL_SUCCESS);                          \
+        CHECK_EQ(clReleaseMemObject(mc), CL_SUCCESS);                          \
+        CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);                              \
+    }
+
+DEFINE_GEMM_CHECK(cl_float, float)
+DEFINE_GEMM_CHECK(cl_double, double)
+
+/* -cl-refcl-vectorize-report: the build log says which kernels' work-items
+ * run several at a time, and which one at a time. */
+static void check_report(cl_program program)
+{
+    static char log[16384];
+    CHECK_EQ(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG,
+                                   sizeof(log), log, NULL), CL_SUCCESS);
+    static const char *const several[] = {"chain", "gemm_float", "gemm_double",
+                                          "private_array", "uniform_branch",
+                                          "vec4", "with_barrier"};
+    char line[96];
+    for (size_t i = 0; i < sizeof(several) / sizeof(several[0]); i++) {
+        snprintf(line, sizeof(line), "kernel %s: work-items run ", several[i]);
+        const char *at = strstr(log, line);
+        CHECK(at && strtoul(at + strlen(line), NULL, 10) >= 2);
+    }
+    CHECK(strstr(log, "kernel divergent_break: work-items run one at a time: "
+                      "a branch on a value of the work-item's own"));
+}
+
+int main(void)
+{
+    exec_setup();
+    cl_program program = exec_build(source, "-cl-std=CL3.0 -cl-refcl-vectorize-report");
+    if (program) {
+        check_report(program);
+        check_integers(program);
+        check_histogram(program);
+        check_vec4(program);
+        check_gemm_float(program);
+        check_gemm_double(program);
+        CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+    }
+    exec_teardown();
+    return TEST_RESULT();
+}
