@@ -32,13 +32,16 @@
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/UnrollLoop.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -355,19 +358,51 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, LoopInfo &LI,
 
 } // namespace
 
+/** The work-item loops of F worth jamming: those whose work-item has a
+ *  loop, or computes vectors, which the loop vectorizer leaves. */
+std::vector<Loop *> candidates(LoopInfo &LI)
+{
+    std::vector<Loop *> Found;
+    for (Loop *L : LI.getLoopsInPreorder())
+        if (isWorkItemLoop(*L) && (!L->getSubLoops().empty() || computesVectors(*L)))
+            Found.push_back(L);
+    return Found;
+}
+
+/** Whether every vector F computes, loads or stores is 128 bits or
+ *  narrower (float4, double2): made scalars, each work-item's become lanes
+ *  of the SLP vectorizer's vectors, as a scalar kernel's do; a float16
+ *  fills a register as it is. */
+bool narrowVectorsOnly(Function &F)
+{
+    for (Instruction &I : instructions(F)) {
+        Type *Ty = I.getType();
+        if (auto *Store = dyn_cast<StoreInst>(&I))
+            Ty = Store->getValueOperand()->getType();
+        if (Ty->isVectorTy() && Ty->getPrimitiveSizeInBits().getKnownMinSize() > 128)
+            return false;
+    }
+    return true;
+}
+
 PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
 {
     StringRef Kernel = F.getName();
     if (!Kernel.consume_front("refcl.run."))
         return PreservedAnalyses::all();
-    auto &LI = AM.getResult<LoopAnalysis>(F);
-    auto &TTI = AM.getResult<TargetIRAnalysis>(F);
-    std::vector<Loop *> Candidates;
-    for (Loop *L : LI.getLoopsInPreorder())
-        if (isWorkItemLoop(*L) && (!L->getSubLoops().empty() || computesVectors(*L)))
-            Candidates.push_back(L);
+    std::vector<Loop *> Candidates = candidates(AM.getResult<LoopAnalysis>(F));
     if (Candidates.empty())
         return PreservedAnalyses::all();
+    if (narrowVectorsOnly(F) &&
+        std::any_of(Candidates.begin(), Candidates.end(),
+                    [](Loop *L) { return computesVectors(*L); })) {
+        ScalarizerPass Scalarize;
+        Scalarize.setScalarizeLoadStore(true);
+        AM.invalidate(F, Scalarize.run(F, AM));
+        Candidates = candidates(AM.getResult<LoopAnalysis>(F));
+    }
+    auto &LI = AM.getResult<LoopAnalysis>(F);
+    auto &TTI = AM.getResult<TargetIRAnalysis>(F);
     unsigned VectorBits =
         TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedSize();
     bool Changed = false;
