@@ -397,7 +397,7 @@ PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
         std::any_of(Candidates.begin(), Candidates.end(),
                     [](Loop *L) { return computesVectors(*L); })) {
         ScalarizerPass Scalarize;
-        Scalarize.setScalarizeLoadStore(true);
+        Scalarize.setScalarizeLoadStore(false);
         AM.invalidate(F, Scalarize.run(F, AM));
         Candidates = candidates(AM.getResult<LoopAnalysis>(F));
     }
