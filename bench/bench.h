@@ -41,6 +41,24 @@ struct work {
     double bytes;
 };
 
+/** A figure's kernel from OpenCL C, in a context and queue of its own
+ *  (bench/kernel.c). */
+struct bench_kernel {
+    cl_context context;
+    cl_command_queue queue;
+    cl_program program;
+    cl_kernel kernel;
+};
+
+/** Makes @p k: kernel @p name of @p source built with @p options on the
+ *  bench's device (without @p source, the context and queue only); the
+ *  first error, else CL_SUCCESS. */
+cl_int bench_kernel_build(const struct bench *b, const char *source,
+                          const char *options, const char *name,
+                          struct bench_kernel *k);
+/** Releases what @p k holds (what was made of it) and clears it. */
+void bench_kernel_release(struct bench_kernel *k);
+
 /** Elements of the saxpy figures: 64 Mi floats. */
 #define BENCH_SAXPY_N ((size_t)64 * 1024 * 1024)
 

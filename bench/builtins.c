@@ -77,10 +77,7 @@ struct builtin_figure {
 
 static struct {
     const struct builtin_figure *figure;
-    cl_context context;
-    cl_command_queue queue;
-    cl_program program;
-    cl_kernel kernel;
+    struct bench_kernel run;
     cl_mem in, out;
     long runs;
 } bx;
@@ -197,7 +194,7 @@ static cl_int write_input(void)
         return CL_OUT_OF_HOST_MEMORY;
     for (size_t i = 0; i < count; i++)
         in[i] = bx.figure->input(i);
-    cl_int err = clEnqueueWriteBuffer(bx.queue, bx.in, CL_TRUE, 0, in_size(),
+    cl_int err = clEnqueueWriteBuffer(bx.run.queue, bx.in, CL_TRUE, 0, in_size(),
                                       in, 0, NULL, NULL);
     free(in);
     return err;
@@ -206,44 +203,33 @@ static cl_int write_input(void)
 static cl_int make_buffers(void)
 {
     cl_int err;
-    bx.in = clCreateBuffer(bx.context, CL_MEM_READ_ONLY, in_size(), NULL,
+    bx.in = clCreateBuffer(bx.run.context, CL_MEM_READ_ONLY, in_size(), NULL,
                            &err);
     if (err == CL_SUCCESS)
-        bx.out = clCreateBuffer(bx.context, CL_MEM_READ_WRITE, out_size(),
+        bx.out = clCreateBuffer(bx.run.context, CL_MEM_READ_WRITE, out_size(),
                                 NULL, &err);
     const cl_uint zero = 0;
     if (err == CL_SUCCESS)
-        err = clEnqueueFillBuffer(bx.queue, bx.out, &zero, sizeof(zero), 0,
+        err = clEnqueueFillBuffer(bx.run.queue, bx.out, &zero, sizeof(zero), 0,
                                   out_size(), 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = write_input();
     if (err == CL_SUCCESS)
-        err = clSetKernelArg(bx.kernel, 0, sizeof(cl_mem), &bx.in);
+        err = clSetKernelArg(bx.run.kernel, 0, sizeof(cl_mem), &bx.in);
     if (err == CL_SUCCESS)
-        err = clSetKernelArg(bx.kernel, 1, sizeof(cl_mem), &bx.out);
+        err = clSetKernelArg(bx.run.kernel, 1, sizeof(cl_mem), &bx.out);
     if (err == CL_SUCCESS && bx.figure->tiled)
-        err = clSetKernelArg(bx.kernel, 2, TILE * sizeof(float), NULL);
+        err = clSetKernelArg(bx.run.kernel, 2, TILE * sizeof(float), NULL);
     return err;
 }
 
 static cl_int prepare(const struct bench *b,
                       const struct builtin_figure *figure)
 {
-    cl_int err;
     const char *text = figure->generic ? generic_source : source;
     const char *options = figure->generic ? "-cl-std=CL3.0" : "";
     bx.figure = figure;
-    bx.context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &err);
-    if (err == CL_SUCCESS)
-        bx.queue = clCreateCommandQueueWithProperties(bx.context, b->device,
-                                                      NULL, &err);
-    if (err == CL_SUCCESS)
-        bx.program = clCreateProgramWithSource(bx.context, 1, &text, NULL,
-                                               &err);
-    if (err == CL_SUCCESS)
-        err = clBuildProgram(bx.program, 1, &b->device, options, NULL, NULL);
-    if (err == CL_SUCCESS)
-        bx.kernel = clCreateKernel(bx.program, figure->kernel, &err);
+    cl_int err = bench_kernel_build(b, text, options, figure->kernel, &bx.run);
     return err == CL_SUCCESS ? make_buffers() : err;
 }
 
@@ -254,10 +240,10 @@ static cl_int check_output(void)
     float *in = malloc(in_size());
     cl_int err = out && in ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     if (err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(bx.queue, bx.out, CL_TRUE, 0, out_size(),
+        err = clEnqueueReadBuffer(bx.run.queue, bx.out, CL_TRUE, 0, out_size(),
                                   out, 0, NULL, NULL);
     if (err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(bx.queue, bx.in, CL_TRUE, 0, in_size(), in,
+        err = clEnqueueReadBuffer(bx.run.queue, bx.in, CL_TRUE, 0, in_size(), in,
                                   0, NULL, NULL);
     for (size_t i = 0; err == CL_SUCCESS && i < N; i++)
         if (!bx.figure->correct(out, in, i, bx.runs))
@@ -274,10 +260,10 @@ static cl_int builtin_loop(const struct bench *b, long n)
     const size_t global = bx.figure->items;
     const size_t *local = bx.figure->local ? &bx.figure->local : NULL;
     for (long i = 0; i < n; i++) {
-        cl_int err = clEnqueueNDRangeKernel(bx.queue, bx.kernel, 1, NULL,
+        cl_int err = clEnqueueNDRangeKernel(bx.run.queue, bx.run.kernel, 1, NULL,
                                             &global, local, 0, NULL, NULL);
         if (err == CL_SUCCESS)
-            err = clFinish(bx.queue);
+            err = clFinish(bx.run.queue);
         if (err != CL_SUCCESS)
             return err;
         bx.runs++;
@@ -291,14 +277,7 @@ static void builtin_teardown(void)
         clReleaseMemObject(bx.in);
     if (bx.out)
         clReleaseMemObject(bx.out);
-    if (bx.kernel)
-        clReleaseKernel(bx.kernel);
-    if (bx.program)
-        clReleaseProgram(bx.program);
-    if (bx.queue)
-        clReleaseCommandQueue(bx.queue);
-    if (bx.context)
-        clReleaseContext(bx.context);
+    bench_kernel_release(&bx.run);
     memset(&bx, 0, sizeof(bx));
 }
 

@@ -82,10 +82,7 @@ static const char nbody_source[] =
     "}\n";
 
 static struct {
-    cl_context context;
-    cl_command_queue queue;
-    cl_program program;
-    cl_kernel kernel;
+    struct bench_kernel run;
     cl_mem mem[3];
     cl_uint dims;
     size_t global[2], local[2];
@@ -97,38 +94,26 @@ static struct {
 static cl_int buffer(int i, size_t bytes, float fill)
 {
     cl_int err;
-    k.mem[i] = clCreateBuffer(k.context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    k.mem[i] = clCreateBuffer(k.run.context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err == CL_SUCCESS)
-        err = clEnqueueFillBuffer(k.queue, k.mem[i], &fill, sizeof(fill), 0,
+        err = clEnqueueFillBuffer(k.run.queue, k.mem[i], &fill, sizeof(fill), 0,
                                   bytes, 0, NULL, NULL);
     return err;
 }
 
-/* Context, queue and kernel @p name of @p source. */
+/* Kernel @p name of @p source, in k.run. */
 static cl_int kernel_setup(const struct bench *b, const char *source,
                            const char *name)
 {
-    cl_int err;
     memset(&k, 0, sizeof(k));
-    k.context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &err);
-    if (err == CL_SUCCESS)
-        k.queue = clCreateCommandQueueWithProperties(k.context, b->device,
-                                                     NULL, &err);
-    if (err == CL_SUCCESS)
-        k.program = clCreateProgramWithSource(k.context, 1, &source, NULL,
-                                              &err);
-    if (err == CL_SUCCESS)
-        err = clBuildProgram(k.program, 1, &b->device, "", NULL, NULL);
-    if (err == CL_SUCCESS)
-        k.kernel = clCreateKernel(k.program, name, &err);
-    return err;
+    return bench_kernel_build(b, source, "", name, &k.run);
 }
 
 static cl_int set_args(int count)
 {
     cl_int err = CL_SUCCESS;
     for (int i = 0; i < count && err == CL_SUCCESS; i++)
-        err = clSetKernelArg(k.kernel, (cl_uint)i, sizeof(cl_mem), &k.mem[i]);
+        err = clSetKernelArg(k.run.kernel, (cl_uint)i, sizeof(cl_mem), &k.mem[i]);
     return err;
 }
 
@@ -141,7 +126,7 @@ static cl_int mad_setup(const struct bench *b, const char *name)
     if (err == CL_SUCCESS)
         err = set_args(1);
     if (err == CL_SUCCESS)
-        err = clSetKernelArg(k.kernel, 1, sizeof(a), &a);
+        err = clSetKernelArg(k.run.kernel, 1, sizeof(a), &a);
     k.dims = 1;
     k.global[0] = MAD_ITEMS;
     k.local[0] = 256;
@@ -173,7 +158,7 @@ static cl_int gemm_setup(const struct bench *b, int units)
     if (err == CL_SUCCESS)
         err = set_args(3);
     if (err == CL_SUCCESS)
-        err = clSetKernelArg(k.kernel, 3, sizeof(n), &n);
+        err = clSetKernelArg(k.run.kernel, 3, sizeof(n), &n);
     k.dims = 2;
     k.global[0] = k.global[1] = GEMM_N;
     k.local[0] = 64;
@@ -200,7 +185,7 @@ static cl_int nbody_setup(const struct bench *b, int units)
         pos[4 * i + 3] = 1.0f;
     }
     if (err == CL_SUCCESS)
-        k.mem[0] = clCreateBuffer(k.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        k.mem[0] = clCreateBuffer(k.run.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                   bytes, pos, &err);
     free(pos);
     for (int i = 1; i < 3 && err == CL_SUCCESS; i++)
@@ -208,9 +193,9 @@ static cl_int nbody_setup(const struct bench *b, int units)
     if (err == CL_SUCCESS)
         err = set_args(3);
     if (err == CL_SUCCESS)
-        err = clSetKernelArg(k.kernel, 3, sizeof(n), &n);
+        err = clSetKernelArg(k.run.kernel, 3, sizeof(n), &n);
     if (err == CL_SUCCESS)
-        err = clSetKernelArg(k.kernel, 4, sizeof(dt), &dt);
+        err = clSetKernelArg(k.run.kernel, 4, sizeof(dt), &dt);
     k.dims = 1;
     k.global[0] = BODIES;
     k.local[0] = 64;
@@ -225,7 +210,7 @@ static cl_int kernel_check(void)
     if (!k.check_bytes)
         return CL_SUCCESS;
     float got[256]; /* the third buffer: sgemm's C, n-body's positions */
-    cl_int err = clEnqueueReadBuffer(k.queue, k.mem[2], CL_TRUE, 0,
+    cl_int err = clEnqueueReadBuffer(k.run.queue, k.mem[2], CL_TRUE, 0,
                                      k.check_bytes, got, 0, NULL, NULL);
     for (size_t i = 0; err == CL_SUCCESS && i < k.check_bytes / sizeof(float); i++)
         if (isnan(k.expected) ? !isfinite(got[i]) : got[i] != k.expected)
@@ -237,10 +222,10 @@ static cl_int kernel_loop(const struct bench *b, long n)
 {
     (void)b;
     for (long i = 0; i < n; i++) {
-        cl_int err = clEnqueueNDRangeKernel(k.queue, k.kernel, k.dims, NULL,
+        cl_int err = clEnqueueNDRangeKernel(k.run.queue, k.run.kernel, k.dims, NULL,
                                             k.global, k.local, 0, NULL, NULL);
         if (err == CL_SUCCESS)
-            err = clFinish(k.queue);
+            err = clFinish(k.run.queue);
         if (err != CL_SUCCESS)
             return err;
     }
@@ -252,15 +237,7 @@ static void kernel_teardown(void)
     for (int i = 0; i < 3; i++)
         if (k.mem[i])
             clReleaseMemObject(k.mem[i]);
-    if (k.kernel)
-        clReleaseKernel(k.kernel);
-    if (k.program)
-        clReleaseProgram(k.program);
-    if (k.queue)
-        clReleaseCommandQueue(k.queue);
-    if (k.context)
-        clReleaseContext(k.context);
-    memset(&k, 0, sizeof(k));
+    bench_kernel_release(&k.run);
 }
 
 const struct work bench_mad_float = {mad_float_setup, kernel_loop,

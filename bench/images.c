@@ -54,10 +54,7 @@ static const char image_source[] =
     "}\n";
 
 static struct {
-    cl_context context;
-    cl_command_queue queue;
-    cl_program program;
-    cl_kernel kernel;
+    struct bench_kernel run; /* the kernel: none for the copy and map */
     cl_mem a, b;
     size_t global[2];
 } im;
@@ -69,27 +66,25 @@ static cl_mem make_image(size_t side, cl_int *err)
     memset(&desc, 0, sizeof(desc));
     desc.image_type = CL_MEM_OBJECT_IMAGE2D;
     desc.image_width = desc.image_height = side;
-    return clCreateImage(im.context, CL_MEM_READ_WRITE, &format, &desc, NULL,
+    return clCreateImage(im.run.context, CL_MEM_READ_WRITE, &format, &desc, NULL,
                          err);
 }
 
-/* The context, the queue and image a, filled once so that the timed runs
- * touch memory that is there. */
-static cl_int base_setup(const struct bench *b)
+/* The context, the queue, kernel @p name of image_source (none where
+ * NULL) and image a, filled once so that the timed runs touch memory that
+ * is there. */
+static cl_int base_setup(const struct bench *b, const char *name)
 {
-    cl_int err;
-    im.context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &err);
-    if (err == CL_SUCCESS)
-        im.queue = clCreateCommandQueueWithProperties(im.context, b->device,
-                                                      NULL, &err);
+    cl_int err = bench_kernel_build(b, name ? image_source : NULL, "", name,
+                                    &im.run);
     if (err == CL_SUCCESS)
         im.a = make_image(SIDE, &err);
     const float grey[4] = {0.25f, 0.5f, 0.75f, 1.0f};
     const size_t origin[3] = {0, 0, 0}, region[3] = {SIDE, SIDE, 1};
     if (err == CL_SUCCESS)
-        err = clEnqueueFillImage(im.queue, im.a, grey, origin, region, 0, NULL,
+        err = clEnqueueFillImage(im.run.queue, im.a, grey, origin, region, 0, NULL,
                                  NULL);
-    return err == CL_SUCCESS ? clFinish(im.queue) : err;
+    return err == CL_SUCCESS ? clFinish(im.run.queue) : err;
 }
 
 /* Kernel @p name over a destination of @p side texels a side (an image,
@@ -97,40 +92,32 @@ static cl_int base_setup(const struct bench *b)
 static cl_int kernel_setup(const struct bench *b, const char *name,
                            size_t side, bool buffers)
 {
-    cl_int err = base_setup(b);
-    const char *text = image_source;
-    if (err == CL_SUCCESS)
-        im.program = clCreateProgramWithSource(im.context, 1, &text, NULL,
-                                               &err);
-    if (err == CL_SUCCESS)
-        err = clBuildProgram(im.program, 1, &b->device, "", NULL, NULL);
-    if (err == CL_SUCCESS)
-        im.kernel = clCreateKernel(im.program, name, &err);
+    cl_int err = base_setup(b, name);
     if (err == CL_SUCCESS && buffers) {
-        cl_mem src = clCreateBuffer(im.context, CL_MEM_READ_WRITE,
+        cl_mem src = clCreateBuffer(im.run.context, CL_MEM_READ_WRITE,
                                     IMAGE_BYTES, NULL, &err);
         const cl_uchar4 grey = {{64, 128, 192, 255}};
         if (err == CL_SUCCESS)
-            err = clEnqueueFillBuffer(im.queue, src, &grey, sizeof(grey), 0,
+            err = clEnqueueFillBuffer(im.run.queue, src, &grey, sizeof(grey), 0,
                                       IMAGE_BYTES, 0, NULL, NULL);
         clReleaseMemObject(im.a);
         im.a = src;
     }
     if (err == CL_SUCCESS)
-        im.b = buffers ? clCreateBuffer(im.context, CL_MEM_READ_WRITE,
+        im.b = buffers ? clCreateBuffer(im.run.context, CL_MEM_READ_WRITE,
                                         IMAGE_BYTES, NULL, &err)
                        : make_image(side, &err);
     const cl_int width = SIDE;
     if (err == CL_SUCCESS)
-        err = clSetKernelArg(im.kernel, 0, sizeof(cl_mem), &im.a);
+        err = clSetKernelArg(im.run.kernel, 0, sizeof(cl_mem), &im.a);
     if (err == CL_SUCCESS)
-        err = clSetKernelArg(im.kernel, 1, sizeof(cl_mem), &im.b);
+        err = clSetKernelArg(im.run.kernel, 1, sizeof(cl_mem), &im.b);
     if (err == CL_SUCCESS && buffers)
-        err = clSetKernelArg(im.kernel, 2, sizeof(width), &width);
+        err = clSetKernelArg(im.run.kernel, 2, sizeof(width), &width);
     if (err == CL_SUCCESS && buffers)
-        err = clSetKernelArg(im.kernel, 3, sizeof(width), &width);
+        err = clSetKernelArg(im.run.kernel, 3, sizeof(width), &width);
     im.global[0] = im.global[1] = side;
-    return err == CL_SUCCESS ? clFinish(im.queue) : err;
+    return err == CL_SUCCESS ? clFinish(im.run.queue) : err;
 }
 
 static cl_int blur_setup(const struct bench *b, int units)
@@ -156,10 +143,10 @@ static cl_int kernel_loop(const struct bench *b, long n)
 {
     (void)b;
     for (long i = 0; i < n; i++) {
-        cl_int err = clEnqueueNDRangeKernel(im.queue, im.kernel, 2, NULL,
+        cl_int err = clEnqueueNDRangeKernel(im.run.queue, im.run.kernel, 2, NULL,
                                             im.global, NULL, 0, NULL, NULL);
         if (err == CL_SUCCESS)
-            err = clFinish(im.queue);
+            err = clFinish(im.run.queue);
         if (err != CL_SUCCESS)
             return err;
     }
@@ -169,7 +156,7 @@ static cl_int kernel_loop(const struct bench *b, long n)
 static cl_int copy_setup(const struct bench *b, int units)
 {
     (void)units;
-    cl_int err = base_setup(b);
+    cl_int err = base_setup(b, NULL);
     if (err == CL_SUCCESS)
         im.b = make_image(SIDE, &err);
     return err;
@@ -180,10 +167,10 @@ static cl_int copy_loop(const struct bench *b, long n)
     (void)b;
     const size_t origin[3] = {0, 0, 0}, region[3] = {SIDE, SIDE, 1};
     for (long i = 0; i < n; i++) {
-        cl_int err = clEnqueueCopyImage(im.queue, im.a, im.b, origin, origin,
+        cl_int err = clEnqueueCopyImage(im.run.queue, im.a, im.b, origin, origin,
                                         region, 0, NULL, NULL);
         if (err == CL_SUCCESS)
-            err = clFinish(im.queue);
+            err = clFinish(im.run.queue);
         if (err != CL_SUCCESS)
             return err;
     }
@@ -193,7 +180,7 @@ static cl_int copy_loop(const struct bench *b, long n)
 static cl_int map_setup(const struct bench *b, int units)
 {
     (void)units;
-    return base_setup(b);
+    return base_setup(b, NULL);
 }
 
 /* A blocking map of the whole image for writing, and its unmap. */
@@ -204,13 +191,13 @@ static cl_int map_loop(const struct bench *b, long n)
     for (long i = 0; i < n; i++) {
         size_t row;
         cl_int err;
-        void *p = clEnqueueMapImage(im.queue, im.a, CL_TRUE, CL_MAP_WRITE,
+        void *p = clEnqueueMapImage(im.run.queue, im.a, CL_TRUE, CL_MAP_WRITE,
                                     origin, region, &row, NULL, 0, NULL, NULL,
                                     &err);
         if (err == CL_SUCCESS)
-            err = clEnqueueUnmapMemObject(im.queue, im.a, p, 0, NULL, NULL);
+            err = clEnqueueUnmapMemObject(im.run.queue, im.a, p, 0, NULL, NULL);
         if (err == CL_SUCCESS)
-            err = clFinish(im.queue);
+            err = clFinish(im.run.queue);
         if (err != CL_SUCCESS)
             return err;
     }
@@ -223,14 +210,7 @@ static void images_teardown(void)
         clReleaseMemObject(im.a);
     if (im.b)
         clReleaseMemObject(im.b);
-    if (im.kernel)
-        clReleaseKernel(im.kernel);
-    if (im.program)
-        clReleaseProgram(im.program);
-    if (im.queue)
-        clReleaseCommandQueue(im.queue);
-    if (im.context)
-        clReleaseContext(im.context);
+    bench_kernel_release(&im.run);
     memset(&im, 0, sizeof(im));
 }
 
