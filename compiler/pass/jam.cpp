@@ -51,12 +51,14 @@ using namespace llvm;
 namespace refcl {
 namespace {
 
-// Vectors of work-items jammed: FMA latency is hidden by independent
-// chains, one per vector.
-constexpr unsigned Interleave = 4;
+// Registers of chains carried round the work-item's loop: 4 cycles of FMA
+// latency on 2 FMA units need 8 independent vectors, as many as fit in
+// this many registers (a float4's three accumulators: 4 vectors each).
+constexpr unsigned ChainRegisters = 16;
+constexpr unsigned MaxInterleave = 8;
 // The most work-items jammed, and the most instructions the body may
 // grow to (compile time).
-constexpr unsigned MaxLanes = 64;
+constexpr unsigned MaxLanes = 128;
 constexpr unsigned MaxInstructions = 16384;
 
 /** Whether L is a work-group function's x loop (markParallel's). */
@@ -97,8 +99,11 @@ public:
     /** Repeats the varying instructions for lanes 1 .. Lanes-1; the loop
      *  then steps by Lanes (its trip count a multiple of them). */
     void apply();
+    /** The values the work-item's inner loops carry round (their
+     *  headers' phis that differ between work-items), at least 1. */
+    unsigned carriedChains() const;
     /** The widest value (a scalar, or a vector whole) the work-items
-     *  load, store or compute in floating point, in bits. */
+     *  compute in floating point, else load or store, in bits. */
     unsigned widestValue() const;
     size_t repeatedCount() const { return Varying.size(); }
 
@@ -217,18 +222,33 @@ std::string Jam::check()
 
 unsigned Jam::widestValue() const
 {
-    unsigned Bits = 0;
+    unsigned Arithmetic = 0, Memory = 0;
     for (const Value *V : Varying) {
         Type *Ty = nullptr;
+        bool IsMemory = isa<LoadInst>(V) || isa<StoreInst>(V);
         if (auto *Store = dyn_cast<StoreInst>(V))
             Ty = Store->getValueOperand()->getType();
-        else if (isa<LoadInst>(V) || (isa<Instruction>(V) &&
-                                      V->getType()->isFPOrFPVectorTy()))
+        else if (IsMemory || (V->getType()->isFPOrFPVectorTy() &&
+                              (isa<BinaryOperator>(V) || isa<UnaryOperator>(V) ||
+                               isa<CallInst>(V) || isa<CastInst>(V) || isa<PHINode>(V))))
             Ty = V->getType();
-        if (Ty && (Ty->isIntOrIntVectorTy() || Ty->isFPOrFPVectorTy()))
-            Bits = std::max(Bits, unsigned(Ty->getPrimitiveSizeInBits().getFixedSize()));
+        if (!Ty || !(Ty->isIntOrIntVectorTy() || Ty->isFPOrFPVectorTy()))
+            continue;
+        unsigned Bits = Ty->getPrimitiveSizeInBits().getFixedSize();
+        unsigned &Widest = IsMemory ? Memory : Arithmetic;
+        Widest = std::max(Widest, Bits);
     }
-    return Bits ? Bits : 32;
+    return Arithmetic ? Arithmetic : Memory ? Memory : 32;
+}
+
+unsigned Jam::carriedChains() const
+{
+    unsigned Chains = 0;
+    for (const Loop *Sub : L.getLoopsInPreorder())
+        if (Sub != &L)
+            for (const PHINode &Phi : Sub->getHeader()->phis())
+                Chains += varies(&Phi);
+    return std::max(1u, Chains);
 }
 
 Value *Jam::lane(Value *V, unsigned K) const
@@ -322,7 +342,7 @@ void report(OptimizationRemarkEmitter &ORE, const Loop &L, StringRef Kernel,
     });
 }
 
-/** Jams L by as many work-items as fill Interleave vector registers;
+/** Jams L by as many work-items as fill a few vector registers per chain;
  *  returns whether the function changed. */
 bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, LoopInfo &LI,
              ScalarEvolution &SE, DominatorTree &DT, AssumptionCache &AC,
@@ -332,9 +352,11 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, LoopInfo &LI,
     Changed |= formLCSSARecursively(L, DT, &LI, &SE);
     Jam Probe(L, 2);
     std::string Why = Probe.check();
-    // One vector register of work-items per chain: 16 floats with
-    // AVX-512, or one float16 each; Interleave chains.
+    // A vector register of work-items per chain (16 floats with AVX-512,
+    // or one float16 each), as many registers per chain as fit.
     unsigned PerVector = std::max(1u, VectorBits / Probe.widestValue());
+    unsigned Interleave = std::min(MaxInterleave, std::max(2u, ChainRegisters / Probe.carriedChains()));
+    Interleave = 1u << Log2_32(Interleave);
     unsigned Lanes = std::min(MaxLanes, PerVector * Interleave);
     Jam J(L, Lanes);
     if (Why.empty())

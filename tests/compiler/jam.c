@@ -8,8 +8,8 @@
  * kernels it must leave alone or handle whole: a trip count and a break
  * that differ per work-item, float4 arithmetic, a loop on each side of a
  * barrier. Groups of 250 (W does not divide them), 8 (fewer than W) and
- * 1000 with a last group of 40; run again with REFCL_CPU at each x86-64
- * level (W 16 to 64).
+ * 256 (W divides them) over 1000 work-items, the last group of 232; run again with REFCL_CPU at each x86-64
+ * level (W from the register width: smaller with SSE and AVX2).
  */
 #include <math.h>
 #include <stdint.h>
@@ -81,7 +81,7 @@ static const char source[] =
     "    out[g] = acc + acc2;\n"
     "}\n";
 
-static const size_t locals[] = {250, 8, 64};
+static const size_t locals[] = {250, 8, 256};
 
 /* Runs @p name over ITEMS work-items in groups of @p local with (out, n)
  * and, for with_barrier, its scratch; out's ITEMS ints into @p got. */

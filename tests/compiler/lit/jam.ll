@@ -2,7 +2,8 @@
 ; refcl-jam-items: a work-group function's work-item loop (parallel
 ; accesses) whose work-item runs a loop of its own steps by W work-items,
 ; each varying instruction repeated for lanes 1 .. W-1 right after the
-; one before (x86-64-v3: 256-bit registers, i32 values, 4 chains: W = 32),
+; one before (x86-64-v3: 256-bit registers of 8 i32, one value carried round
+; the inner loop, so 8 registers of work-items: W = 64),
 ; the work-items left over in a copy of the loop; a private array gets a
 ; copy per lane. Refused, with the reason: a branch on a work-item's own
 ; value inside it, and a function that is not a work-group function.
@@ -13,16 +14,16 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; REMARK: remark: <unknown>:0:0: kernel powers: work-items run 32 at a time
+; REMARK: remark: <unknown>:0:0: kernel powers: work-items run 64 at a time
 ; REMARK: remark: <unknown>:0:0: kernel divergent: work-items run one at a time: a branch on a value of the work-item's own
 
 ; CHECK-LABEL: define void @refcl.run.powers(
 ; CHECK: %t.lane1 = alloca [4 x i32]
-; CHECK: %t.lane31 = alloca [4 x i32]
-; CHECK-NOT: %t.lane32
-; CHECK: %x = phi i64 [ 0, %{{.*}} ], [ %x.next.lane31, %{{.*}} ]
+; CHECK: %t.lane63 = alloca [4 x i32]
+; CHECK-NOT: %t.lane64
+; CHECK: %x = phi i64 [ 0, %{{.*}} ], [ %x.next.lane63, %{{.*}} ]
 ; CHECK: %x.lane1 = add i64 %x, 1
-; CHECK: %x.lane31 = add i64 %x, 31
+; CHECK: %x.lane63 = add i64 %x, 63
 ; CHECK: %slot.lane1 = getelementptr inbounds [4 x i32], ptr %t.lane1, i64 0, i64 %xmod.lane1
 ; CHECK: inner:
 ; CHECK: %acc = phi i32
@@ -31,8 +32,8 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-NEXT: %acc.next.lane1 = mul i32 %acc.lane1, 3
 ; CHECK: %i.next = add i32 %i, 1
 ; CHECK-NOT: %i.next.lane1
-; CHECK: store i32 %acc.lcssa.lane31, ptr addrspace(1) %p.lane31
-; CHECK: %x.next.lane31 = add nuw i64 %x.lane31, 1
+; CHECK: store i32 %acc.lcssa.lane63, ptr addrspace(1) %p.lane63
+; CHECK: %x.next.lane63 = add nuw i64 %x.lane63, 1
 ; The rest of the work-items, one at a time.
 ; CHECK: epil:
 ; CHECK-NOT: lane
