@@ -99,18 +99,21 @@ public:
     /** Repeats the varying instructions for lanes 1 .. Lanes-1; the loop
      *  then steps by Lanes (its trip count a multiple of them). */
     void apply();
+    /** Whether the work-items compute vectors (widestValue is one). */
+    bool computesVectors() const { return WidestIsVector; }
     /** The values the work-item's inner loops carry round (their
      *  headers' phis that differ between work-items), at least 1. */
     unsigned carriedChains() const;
     /** The widest value (a scalar, or a vector whole) the work-items
      *  compute in floating point, else load or store, in bits. */
-    unsigned widestValue() const;
+    unsigned widestValue();
     size_t repeatedCount() const { return Varying.size(); }
 
 private:
     Loop &L;
     unsigned Lanes;
     std::set<const Value *> Varying;
+    bool WidestIsVector = false;
     // Private memory made outside the loop (an alloca, and the addresses
     // into it LICM took out), operands before their users: one per lane.
     std::vector<Instruction *> Privates;
@@ -220,7 +223,7 @@ std::string Jam::check()
     return "";
 }
 
-unsigned Jam::widestValue() const
+unsigned Jam::widestValue()
 {
     unsigned Arithmetic = 0, Memory = 0;
     for (const Value *V : Varying) {
@@ -236,8 +239,12 @@ unsigned Jam::widestValue() const
             continue;
         unsigned Bits = Ty->getPrimitiveSizeInBits().getFixedSize();
         unsigned &Widest = IsMemory ? Memory : Arithmetic;
+        if (Bits > Widest && !IsMemory)
+            WidestIsVector = Ty->isVectorTy();
         Widest = std::max(Widest, Bits);
     }
+    if (!Arithmetic)
+        WidestIsVector = false;
     return Arithmetic ? Arithmetic : Memory ? Memory : 32;
 }
 
@@ -355,6 +362,10 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, LoopInfo &LI,
     // A vector register of work-items per chain (16 floats with AVX-512,
     // or one float16 each), as many registers per chain as fit.
     unsigned PerVector = std::max(1u, VectorBits / Probe.widestValue());
+    // The SLP vectorizer packs scalars, never vectors: a float8 work-item
+    // keeps a register of its own, however wide the machine's.
+    if (Probe.computesVectors())
+        PerVector = 1;
     unsigned Interleave = std::min(MaxInterleave, std::max(2u, ChainRegisters / Probe.carriedChains()));
     Interleave = 1u << Log2_32(Interleave);
     unsigned Lanes = std::min(MaxLanes, PerVector * Interleave);
