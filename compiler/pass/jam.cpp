@@ -91,14 +91,16 @@ bool computesVectors(const Loop &L)
 /** The body of one x loop and what is repeated per work-item. */
 class Jam {
 public:
-    Jam(Loop &L, unsigned Lanes) : L(L), Lanes(Lanes) {}
+    explicit Jam(Loop &L) : L(L) {}
 
     /** Why the loop cannot be jammed, or "" if it can (and then the
      *  varying instructions are known). */
     std::string check();
     /** Repeats the varying instructions for lanes 1 .. Lanes-1; the loop
      *  then steps by Lanes (its trip count a multiple of them). */
-    void apply();
+    void apply(unsigned Lanes);
+    /** The instructions of the body. */
+    size_t size() const { return Instructions; }
     /** Whether the work-items compute vectors (widestValue is one). */
     bool computesVectors() const { return WidestIsVector; }
     /** The values the work-item's inner loops carry round (their
@@ -107,11 +109,11 @@ public:
     /** The widest value (a scalar, or a vector whole) the work-items
      *  compute in floating point, else load or store, in bits. */
     unsigned widestValue();
-    size_t repeatedCount() const { return Varying.size(); }
 
 private:
     Loop &L;
-    unsigned Lanes;
+    unsigned Lanes = 1;
+    size_t Instructions = 0;
     std::set<const Value *> Varying;
     bool WidestIsVector = false;
     // Private memory made outside the loop (an alloca, and the addresses
@@ -185,7 +187,6 @@ std::string Jam::check()
         for (Instruction &I : *BB)
             for (Use &Op : I.operands())
                 addPrivate(Op.get());
-    size_t Instructions = 0;
     for (bool Changed = true; Changed;) {
         Changed = false;
         Instructions = 0;
@@ -198,8 +199,6 @@ std::string Jam::check()
                 }
             }
     }
-    if (Instructions * Lanes > MaxInstructions)
-        return "the work-item is too long to repeat";
     for (BasicBlock *BB : L.blocks()) {
         for (Instruction &I : *BB) {
             if (isa<InvokeInst>(I) || isa<CallBrInst>(I))
@@ -298,8 +297,9 @@ void Jam::repeat(Instruction &I)
     }
 }
 
-void Jam::apply()
+void Jam::apply(unsigned Count)
 {
+    Lanes = Count;
     for (Instruction *P : Privates) {
         repeat(*P);
         for (unsigned K = 1; K < Lanes; K++)
@@ -349,29 +349,33 @@ void report(OptimizationRemarkEmitter &ORE, const Loop &L, StringRef Kernel,
     });
 }
 
-/** Jams L by as many work-items as fill a few vector registers per chain;
- *  returns whether the function changed. */
+/** How many work-items to run at a time in the loop J checked: a vector
+ *  register of them per chain (16 floats with AVX-512, or one float16
+ *  each), as many registers per chain as fit. */
+unsigned lanesFor(Jam &J, unsigned VectorBits)
+{
+    unsigned PerVector = std::max(1u, VectorBits / J.widestValue());
+    // The SLP vectorizer packs scalars, never vectors: a float8 work-item
+    // keeps a register of its own, however wide the machine's.
+    if (J.computesVectors())
+        PerVector = 1;
+    unsigned Interleave = std::min(MaxInterleave, std::max(2u, ChainRegisters / J.carriedChains()));
+    return std::min(MaxLanes, PerVector * (1u << Log2_32(Interleave)));
+}
+
+/** Jams L by lanesFor's count of work-items; returns whether the
+ *  function changed. */
 bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, LoopInfo &LI,
              ScalarEvolution &SE, DominatorTree &DT, AssumptionCache &AC,
              const TargetTransformInfo &TTI, OptimizationRemarkEmitter &ORE)
 {
     bool Changed = simplifyLoop(&L, &DT, &LI, &SE, &AC, nullptr, false);
     Changed |= formLCSSARecursively(L, DT, &LI, &SE);
-    Jam Probe(L, 2);
-    std::string Why = Probe.check();
-    // A vector register of work-items per chain (16 floats with AVX-512,
-    // or one float16 each), as many registers per chain as fit.
-    unsigned PerVector = std::max(1u, VectorBits / Probe.widestValue());
-    // The SLP vectorizer packs scalars, never vectors: a float8 work-item
-    // keeps a register of its own, however wide the machine's.
-    if (Probe.computesVectors())
-        PerVector = 1;
-    unsigned Interleave = std::min(MaxInterleave, std::max(2u, ChainRegisters / Probe.carriedChains()));
-    Interleave = 1u << Log2_32(Interleave);
-    unsigned Lanes = std::min(MaxLanes, PerVector * Interleave);
-    Jam J(L, Lanes);
-    if (Why.empty())
-        Why = J.check();
+    Jam Before(L);
+    std::string Why = Before.check();
+    unsigned Lanes = Why.empty() ? lanesFor(Before, VectorBits) : 1;
+    if (Why.empty() && Before.size() * Lanes > MaxInstructions)
+        Why = "the work-item is too long to repeat";
     if (Why.empty() && !UnrollRuntimeLoopRemainder(&L, Lanes, false, true, false, false,
                                                    &LI, &SE, &DT, &AC, &TTI, true))
         Why = "no trip count to split";
@@ -381,15 +385,15 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, LoopInfo &LI,
     }
     // The loop's count is now a multiple of Lanes (a counter of its own
     // tests it), the rest of the work-items in the copy after it.
-    Jam Whole(L, Lanes);
-    if (Whole.check().empty())
-        Whole.apply();
+    Jam After(L);
+    Why = After.check();
+    if (Why.empty())
+        After.apply(Lanes);
     SE.forgetLoop(&L);
-    report(ORE, L, Kernel, "work-items run " + Twine(Lanes) + " at a time");
+    report(ORE, L, Kernel, Why.empty() ? "work-items run " + Twine(Lanes) + " at a time"
+                                       : "work-items run one at a time: " + Why);
     return true;
 }
-
-} // namespace
 
 /** The work-item loops of F worth jamming: those whose work-item has a
  *  loop, or computes vectors, which the loop vectorizer leaves. */
@@ -417,6 +421,8 @@ bool narrowVectorsOnly(Function &F)
     }
     return true;
 }
+
+} // namespace
 
 PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
 {
