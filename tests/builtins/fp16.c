@@ -915,6 +915,7 @@ int main(void)
         return 1;
     }
     uint16_t *patterns = malloc(PATTERNS * 2);
+    CHECK(patterns != NULL);
     for (int i = 0; i < PATTERNS; i++)
         patterns[i] = (uint16_t)i;
     long double *values = malloc(MAX_INPUTS * sizeof(long double));
@@ -944,6 +945,12 @@ int main(void)
     fma_ties(x, y, z, N);
     check_math3(x, y, z, r, r8, N);
     check_vectors();
+    free(patterns);
+    free(x);
+    free(y);
+    free(z);
+    free(r);
+    free(r8);
     if (test_failures)
         fprintf(stderr, "%d failures\n", test_failures);
     return test_failures ? 1 : 0;
