@@ -154,6 +154,9 @@ static const cl_name_version device_only_extensions[] = {
      * one of the other extension strings is also reported". */
     {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
+    /* Sub-groups: compiler/lib/src/subgroup.cl with the work-group pass
+     * (docs/compiler.md), clGetKernelSubGroupInfoKHR (kernel/info.c). */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"},
 };
 /* Only where the kernel can make a dma_buf refcl can map. */
 static const cl_name_version dma_buf_extension = {CL_MAKE_VERSION(1, 0, 0),
@@ -271,6 +274,9 @@ static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
     /* compiler/lib/src/workgroup.cl with the work-group pass. */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
+    /* compiler/lib/src/subgroup.cl with the work-group pass, as
+     * cl_khr_subgroups. */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
     /* OpenCL C 3.0 s6.2.1 "__opencl_c_generic_address_space: The OpenCL C
      * compiler supports the generic address space": unqualified pointers,
      * to_global/to_local/to_private and get_fence (lowered by the
@@ -864,8 +870,8 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
 
     /* Host command-queues (queue/queue.c: in-order or out-of-order,
      * profiling), and the optional OpenCL 2.x / 3.0 features: non-uniform
-     * work-groups on (exec/ndrange.c); device-side enqueue, pipes,
-     * generic address space, work-group collectives, sub-groups off. */
+     * work-groups (exec/ndrange.c), generic address space, work-group
+     * collectives and sub-groups on; device-side enqueue, pipes off. */
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: /* = CL_DEVICE_QUEUE_PROPERTIES */
         return answer_ulong(q, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
                                    CL_QUEUE_PROFILING_ENABLE);
@@ -879,8 +885,14 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_MAX_PIPE_ARGS:
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
         return answer_uint(q, 0);
+    /* "Maximum number of sub-groups in a work-group that a device is
+     * capable of executing on a single compute unit, for any given
+     * kernel-instance running on the device": the largest group in the
+     * smallest sub-groups a kernel is compiled with (4 lanes: SSE, NEON;
+     * the work-group pass's subGroupSizeFor). */
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+        return answer_uint(q, MAX_WORK_GROUP_SIZE / REFCL_MIN_SUB_GROUP_SIZE);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
         return answer_bool(q, CL_TRUE);
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
@@ -895,6 +907,10 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
         return answer_bool(q, CL_TRUE);
     case CL_DEVICE_PIPE_SUPPORT:
+        return answer_bool(q, CL_FALSE);
+    /* "Is CL_TRUE if this device supports independent forward progress of
+     * sub-groups": a work-group's sub-groups run one after another on one
+     * thread, each until a work-group barrier or its end. */
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         return answer_bool(q, CL_FALSE);
 

@@ -7,6 +7,14 @@
 // are uniform (OpenCL C 3.0, 6.15.12.1: all work-items reach the same
 // one), so the next region is one value for the group.
 //
+// A sub-group barrier cuts the kernel the same way, in the sub-group nest
+// (pass.h): its region loop is per sub-group, whose work-items all reach
+// the same sub-group barrier ("if any work-item in a sub-group encounters
+// a sub_group_barrier, the barrier must be encountered by all work-items
+// in the sub-group", OpenCL C "Synchronization Functions"), so a sub-group runs on to its next region
+// there, and to the next sub-group at a work-group barrier or the return.
+// Other sub-groups need not reach that sub-group barrier at all.
+//
 // A value defined in one region and used in another, or an alloca, is
 // per work-item: it moves into the work-item's slot in group->frames.
 // Unless it is uniform (uniform.cpp): computed again where used when it is
@@ -84,11 +92,14 @@ private:
 
 // The region entries: the kernel's start (region 0), then the point after
 // each barrier; each barrier now records its region and ends the work-item.
+// SubGroupEntries: the regions after a sub-group barrier.
 std::vector<BasicBlock *> cutAtBarriers(Nest &N, std::vector<CallInst *> &Barriers,
-                                        AllocaInst *Next)
+                                        AllocaInst *Next, std::vector<unsigned> &SubGroupEntries)
 {
     std::vector<BasicBlock *> Entries = {N.XBody};
     for (CallInst *Call : Barriers) {
+        if (isSubGroupBarrier(Call->getCalledFunction()))
+            SubGroupEntries.push_back(Entries.size());
         BasicBlock *Before = Call->getParent();
         BasicBlock *After = SplitBlock(Before, Call->getNextNode());
         Before->getTerminator()->eraseFromParent();
@@ -101,7 +112,8 @@ std::vector<BasicBlock *> cutAtBarriers(Nest &N, std::vector<CallInst *> &Barrie
     return Entries;
 }
 
-void dispatchRegions(Nest &N, const std::vector<BasicBlock *> &Entries, AllocaInst *Next)
+void dispatchRegions(Nest &N, const std::vector<BasicBlock *> &Entries, AllocaInst *Next,
+                     const std::vector<unsigned> &SubGroupEntries)
 {
     Instruction *Old = N.XHead->getTerminator();
     IRBuilder<> B(Old);
@@ -110,6 +122,10 @@ void dispatchRegions(Nest &N, const std::vector<BasicBlock *> &Entries, AllocaIn
         S->addCase(B.getInt32(I), Entries[I]);
     Old->eraseFromParent();
 
+    // The region the work-group goes on with: the region phi's in the
+    // work-group nest, the group region's (RHead's first phi) in the
+    // sub-group nest.
+    PHINode *GroupRegion = N.BySubGroup ? &*N.RHead->phis().begin() : N.Region;
     Instruction *Ret = N.RLatch->getTerminator();
     B.SetInsertPoint(Ret);
     Value *Region = B.CreateLoad(B.getInt32Ty(), Next, "refcl.next.region");
@@ -117,7 +133,22 @@ void dispatchRegions(Nest &N, const std::vector<BasicBlock *> &Entries, AllocaIn
     B.CreateCondBr(B.CreateICmpEQ(Region, B.getInt32(RegionReturn)), Exit, N.RHead);
     Ret->eraseFromParent();
     ReturnInst::Create(N.Run->getContext(), Exit);
-    N.Region->addIncoming(Region, N.RLatch);
+    GroupRegion->addIncoming(Region, N.RLatch);
+    if (!N.BySubGroup)
+        return;
+    // The sub-group's own latch: after a sub-group barrier, its next
+    // region; else (a work-group barrier, the return) the next sub-group.
+    // (One edge back, whose block the region phi names.)
+    BasicBlock *Again = BasicBlock::Create(N.Run->getContext(), "sub.region.again", N.Run);
+    BranchInst::Create(N.YHead, Again);
+    Old = N.YLatch->getTerminator();
+    B.SetInsertPoint(Old);
+    Value *SubRegion = B.CreateLoad(B.getInt32Ty(), Next, "refcl.next.sub.region");
+    S = B.CreateSwitch(SubRegion, N.ZLatch, SubGroupEntries.size());
+    for (unsigned I : SubGroupEntries)
+        S->addCase(B.getInt32(I), Again);
+    Old->eraseFromParent();
+    N.Region->addIncoming(SubRegion, Again);
 }
 
 // The kernel's allocas (private arrays, a byval argument's copy) are the
@@ -277,10 +308,10 @@ void dropForeignIncoming(BasicBlock *BB)
 BasicBlock *cloneRegionLoops(Nest &N, BasicBlock *Entry, unsigned R,
                              std::vector<BasicBlock *> &Clones)
 {
-    std::vector<BasicBlock *> Blocks = {N.ZHead, N.YHead, N.XHead};
+    std::vector<BasicBlock *> Blocks = N.Heads;
     std::vector<BasicBlock *> Body = regionBlocks(N, Entry);
     Blocks.insert(Blocks.end(), Body.begin(), Body.end());
-    Blocks.insert(Blocks.end(), {N.XLatch, N.YLatch, N.ZLatch});
+    Blocks.insert(Blocks.end(), N.Latches.begin(), N.Latches.end());
     ValueToValueMapTy VMap;
     size_t First = Clones.size();
     for (BasicBlock *BB : Blocks) {
@@ -297,7 +328,7 @@ BasicBlock *cloneRegionLoops(Nest &N, BasicBlock *Entry, unsigned R,
     auto *XHead = cast<BasicBlock>(VMap[N.XHead]);
     XHead->getTerminator()->eraseFromParent();
     BranchInst::Create(cast<BasicBlock>(VMap[Entry]), XHead);
-    return cast<BasicBlock>(VMap[N.ZHead]);
+    return cast<BasicBlock>(VMap[N.Heads.front()]);
 }
 
 // Each region gets its own work-item loops, chosen once per region rather
@@ -307,7 +338,7 @@ void loopPerRegion(Nest &N, const std::vector<BasicBlock *> &Entries)
     std::vector<BasicBlock *> Heads, Clones;
     for (unsigned R = 0; R < Entries.size(); R++)
         Heads.push_back(cloneRegionLoops(N, Entries[R], R, Clones));
-    Instruction *Old = N.RHead->getTerminator();
+    Instruction *Old = N.Dispatch->getTerminator();
     IRBuilder<> B(Old);
     SwitchInst *S = B.CreateSwitch(N.Region, Heads[0], Heads.size() - 1);
     for (unsigned R = 1; R < Heads.size(); R++)
@@ -333,15 +364,20 @@ std::vector<CallInst *> groupScratchCalls(Function *Run)
     return Calls;
 }
 
+// The work-group functions' scratch and the sub-group functions' are two:
+// in a kernel with sub-group barriers, a sub-group runs on past a
+// work-group collective's last step, to its sub-group collectives, before
+// the next sub-group has read the work-group collective's result.
 void placeGroupScratch(Frame &F)
 {
-    std::vector<CallInst *> Calls = groupScratchCalls(F.N.Run);
-    if (Calls.empty())
-        return;
-    // A group slot of ScratchBytes per work-item is their array.
-    Value *Scratch = F.groupSlot(ScratchBytes, Align(ScratchBytes));
-    for (CallInst *Call : Calls)
-        Call->replaceAllUsesWith(Scratch);
+    std::map<Function *, Value *> Scratch;
+    for (CallInst *Call : groupScratchCalls(F.N.Run)) {
+        // A group slot of ScratchBytes per work-item is their array.
+        Value *&Slot = Scratch[Call->getCalledFunction()];
+        if (!Slot)
+            Slot = F.groupSlot(ScratchBytes, Align(ScratchBytes));
+        Call->replaceAllUsesWith(Slot);
+    }
 }
 
 } // namespace
@@ -355,8 +391,9 @@ uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers)
         new StoreInst(ConstantInt::get(Next->getAllocatedType(), RegionReturn), Next,
                       Return->getTerminator());
     UniformValues Uniform(N);
-    std::vector<BasicBlock *> Entries = cutAtBarriers(N, Barriers, Next);
-    dispatchRegions(N, Entries, Next);
+    std::vector<unsigned> SubGroupEntries;
+    std::vector<BasicBlock *> Entries = cutAtBarriers(N, Barriers, Next, SubGroupEntries);
+    dispatchRegions(N, Entries, Next, SubGroupEntries);
     Frame F(N);
     placeGroupScratch(F);
     moveAllocasToFrame(F, Next);

@@ -30,7 +30,7 @@
 #define FILL 0xa5
 #define SENTINEL_SIZE ((size_t)0x5a5a5a5a)
 /* CL_DEVICE_OPENCL_C_FEATURES's entries (check_fixed_arrays lists them). */
-#define C_FEATURES 12
+#define C_FEATURES 13
 
 static cl_platform_id platform;
 static cl_device_id device;
@@ -461,7 +461,9 @@ static void check_fixed_values(void)
         {CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT, 0},
         {CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT, 0},
         {CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT, 0},
-        {CL_DEVICE_MAX_NUM_SUB_GROUPS, 0},
+        /* The largest group (4096) in sub-groups of 4, the fewest lanes
+         * kernels are built for. */
+        {CL_DEVICE_MAX_NUM_SUB_GROUPS, 1024},
         {CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, CL_FALSE},
         {CL_DEVICE_NUMERIC_VERSION, CL_MAKE_VERSION(3, 0, 0)},
         {CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
@@ -522,7 +524,7 @@ static void check_fixed_strings(void)
              "cl_khr_int64_extended_atomics cl_refcl_device_cpuset "
              "cl_khr_3d_image_writes cl_khr_depth_images "
              "cl_khr_image2d_from_buffer cl_arm_import_memory "
-             "cl_arm_import_memory_host%s%s",
+             "cl_arm_import_memory_host cl_khr_subgroups%s%s",
              full_profile() ? "" : "cles_khr_int64 ",
              half_expected() ? "cl_khr_fp16 " : "",
              dma_buf_expected() ? " cl_arm_import_memory_dma_buf" : "",
@@ -576,6 +578,7 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_dma_buf"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_no_integer_wrap_decoration"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_linkonce_odr"},
@@ -597,13 +600,14 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
+        {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
         {CL_MAKE_VERSION(3, 0, 0),
          "__opencl_c_program_scope_global_variables"},
     };
-    size_t count = dma_buf_expected() ? 18 : 17;
+    size_t count = dma_buf_expected() ? 19 : 18;
     if (!dma_buf_expected()) /* the SPIR-V extensions move up one */
-        memmove(&extensions[17], &extensions[18], 2 * sizeof(extensions[0]));
+        memmove(&extensions[18], &extensions[19], 2 * sizeof(extensions[0]));
     count += il_expected() ? 2 : 0;
     if (!half_expected()) { /* without cl_khr_fp16 */
         memmove(&extensions[8], &extensions[9],
