@@ -157,6 +157,9 @@ static const cl_name_version device_only_extensions[] = {
     /* Sub-groups: compiler/lib/src/subgroup.cl with the work-group pass
      * (docs/compiler.md), clGetKernelSubGroupInfoKHR (kernel/info.c). */
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"},
+    /* subgroup.cl's char, uchar, short and ushort collectives and vector
+     * broadcasts. */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_extended_types"},
 };
 /* Only where the kernel can make a dma_buf refcl can map. */
 static const cl_name_version dma_buf_extension = {CL_MAKE_VERSION(1, 0, 0),
@@ -300,6 +303,10 @@ static const char *const clang_feature_macros[] = {
     "-D__opencl_c_atomic_scope_device=1",
     "-D__opencl_c_atomic_scope_all_devices=1",
     "-D__opencl_c_work_group_collective_functions=1",
+    /* An extension clang 15 knows only for SPIR (opencl-c-base.h), which
+     * opencl-c.h's declarations of its functions test; with OpenCL C 3.0
+     * only, as cl_khr_subgroups, which it extends, is (compiler/driver.c). */
+    "-Dcl_khr_subgroup_extended_types=1",
     "-D__OPENCL_VERSION__=300",
     /* "__IMAGE_SUPPORT__ ... is set to 1 if images are supported". */
     "-D__IMAGE_SUPPORT__=1",

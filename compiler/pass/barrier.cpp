@@ -350,10 +350,11 @@ void loopPerRegion(Nest &N, const std::vector<BasicBlock *> &Entries)
 }
 
 // The work-group functions' scratch (compiler/lib/src/workgroup.cl): 16
-// bytes per work-item, all the group's in one array. The calls lose their
-// uses here and go once the uniform values' set, which may name them, is
-// no longer read.
-constexpr uint64_t ScratchBytes = 16;
+// bytes per work-item, all the group's in one array; the sub-group
+// functions' (subgroup.cl) 48, for a sub-group of 4 to broadcast a long16.
+// The calls lose their uses here and go once the uniform values' set,
+// which may name them, is no longer read.
+constexpr uint64_t ScratchBytes = 16, SubGroupScratchBytes = 48;
 
 std::vector<CallInst *> groupScratchCalls(Function *Run)
 {
@@ -374,8 +375,9 @@ void placeGroupScratch(Frame &F)
     for (CallInst *Call : groupScratchCalls(F.N.Run)) {
         // A group slot of ScratchBytes per work-item is their array.
         Value *&Slot = Scratch[Call->getCalledFunction()];
+        bool Sub = Call->getCalledFunction()->getName() == "__refcl_sub_group_scratch";
         if (!Slot)
-            Slot = F.groupSlot(ScratchBytes, Align(ScratchBytes));
+            Slot = F.groupSlot(Sub ? SubGroupScratchBytes : ScratchBytes, Align(ScratchBytes));
         Call->replaceAllUsesWith(Slot);
     }
 }

@@ -12,6 +12,8 @@
  * device's native float vector width). Checked: the work-item functions;
  * every reduction and scan of add, min and max on int, uint, long, ulong,
  * float, double (and half where the device lists cl_khr_fp16), broadcast,
+ * and with cl_khr_subgroup_extended_types on char, uchar, short, ushort
+ * and broadcast of vectors of 2, 3, 4, 8 and 16 elements,
  * sub_group_all and _any, over uniform and non-uniform groups in 1, 2 and
  * 3 dimensions, groups not a multiple of S; collectives that only some
  * sub-groups reach, in loops whose trip count differs by sub-group, in a
@@ -43,6 +45,15 @@ static const char source[] =
     "    ONE(T, scan_exclusive_add) ONE(T, scan_exclusive_min) ONE(T, scan_exclusive_max) \\\n"
     "    BROADCAST(T)\n"
     "ALL(int) ALL(uint) ALL(long) ALL(ulong) ALL(float) ALL(double)\n"
+    /* cl_khr_subgroup_extended_types: the small integers, and vectors
+     * broadcast (read and written as their element type's arrays). */
+    "ALL(char) ALL(uchar) ALL(short) ALL(ushort)\n"
+    "#define VECTOR(T, N) kernel void broadcast_##T##N(global const T *in, global T *out, \\\n"
+    "        uint at) { size_t i = IDX; \\\n"
+    "    T##N v = vload##N(i, in); \\\n"
+    "    vstore##N(sub_group_broadcast(v, min(at, get_sub_group_size() - 1)), i, out); }\n"
+    "VECTOR(char, 3) VECTOR(uchar, 16) VECTOR(short, 2) VECTOR(ushort, 8) VECTOR(int, 4)\n"
+    "VECTOR(uint, 3) VECTOR(long, 16) VECTOR(ulong, 2) VECTOR(float, 8) VECTOR(double, 16)\n"
     "kernel void all_int(global const int *in, global int *out)\n"
     "    { size_t i = IDX; out[i] = sub_group_all(in[i]); }\n"
     "kernel void any_int(global const int *in, global int *out)\n"
@@ -94,7 +105,11 @@ static const char half_source[] =
     "ONE(scan_exclusive_add) ONE(scan_exclusive_min) ONE(scan_exclusive_max)\n"
     "kernel void broadcast_half(global const float *in, global float *out, uint at)\n"
     "    { size_t i = IDX; out[i] = sub_group_broadcast((half)in[i],\n"
-    "          min(at, get_sub_group_size() - 1)); }\n";
+    "          min(at, get_sub_group_size() - 1)); }\n"
+    "kernel void broadcast_half4(global const float *in, global float *out, uint at)\n"
+    "    { size_t i = IDX; half4 v = convert_half4(vload4(i, in));\n"
+    "      vstore4(convert_float4(sub_group_broadcast(v, min(at, get_sub_group_size() - 1))),\n"
+    "              i, out); }\n";
 
 struct range {
     cl_uint dims;
@@ -218,6 +233,10 @@ static const char *const kind_names[] = {"reduce", "scan_inclusive", "scan_exclu
         return acc;                                                            \
     }
 
+DEFINE_REFERENCE(cl_char, INT8_MIN, INT8_MAX)
+DEFINE_REFERENCE(cl_uchar, 0, UINT8_MAX)
+DEFINE_REFERENCE(cl_short, INT16_MIN, INT16_MAX)
+DEFINE_REFERENCE(cl_ushort, 0, UINT16_MAX)
 DEFINE_REFERENCE(cl_int, INT32_MIN, INT32_MAX)
 DEFINE_REFERENCE(cl_uint, 0, UINT32_MAX)
 DEFINE_REFERENCE(cl_long, INT64_MIN, INT64_MAX)
@@ -315,6 +334,11 @@ static void check_broadcast(cl_program program, const char *name, const void *in
         check_broadcast(program, "broadcast_" #NAME, in, out, sizeof(T));      \
     }
 
+/* The small integers wrap in their sums, as the reference's do. */
+DEFINE_CHECK_TYPE(cl_char, cl_char, char, value(i, 1, 0) / 8)
+DEFINE_CHECK_TYPE(cl_uchar, cl_uchar, uchar, value(i, 0, 0) / 8)
+DEFINE_CHECK_TYPE(cl_short, cl_short, short, value(i, 1, 0) * 30)
+DEFINE_CHECK_TYPE(cl_ushort, cl_ushort, ushort, value(i, 0, 0) * 30)
 DEFINE_CHECK_TYPE(cl_int, cl_int, int, value(i, 1, 0))
 DEFINE_CHECK_TYPE(cl_uint, cl_uint, uint, value(i, 0, 0))
 DEFINE_CHECK_TYPE(cl_long, cl_long, long, value(i, 1, 1))
@@ -323,6 +347,63 @@ DEFINE_CHECK_TYPE(cl_float, cl_float, float, value(i, 1, 0))
 DEFINE_CHECK_TYPE(cl_float, cl_float, half, (int)((i * 7919u + 13u) % 17u) - 8)
 
 DEFINE_CHECK_TYPE(cl_double, cl_double, double, value(i, 1, 0))
+
+/* broadcast_<T><N> (cl_khr_subgroup_extended_types): N elements of
+ * elem bytes per work-item, the chosen work-item's N. */
+static void check_vector_broadcast(cl_program program, const char *name, size_t n,
+                                   size_t elem)
+{
+    static unsigned char in[16 * 8 * MAX_ITEMS], out[16 * 8 * MAX_ITEMS];
+    for (size_t b = 0; b < sizeof(in); b++)
+        in[b] = (unsigned char)(b * 131 + 7);
+    /* Floating-point elements: no NaN, whose bits a copy may change. */
+    if (elem >= 4 && strstr(name, "float"))
+        for (size_t k = 0; k < sizeof(in) / 4; k++)
+            ((float *)(void *)in)[k] = (float)k;
+    if (strstr(name, "double"))
+        for (size_t k = 0; k < sizeof(in) / 8; k++)
+            ((double *)(void *)in)[k] = (double)k;
+    if (strstr(name, "half"))
+        for (size_t k = 0; k < sizeof(in) / 4; k++)
+            ((float *)(void *)in)[k] = (float)(k % 1000);
+    cl_kernel k = exec_kernel(program, name);
+    size_t bytes = n * elem;
+    for (size_t ri = 0; ri < RANGES; ri++) {
+        const struct range *r = &ranges[ri];
+        cl_uint at = (cl_uint)(ri * 5 % 17);
+        CHECK_EQ(clSetKernelArg(k, 2, sizeof(at), &at), CL_SUCCESS);
+        run(k, r, in, bytes, out, bytes);
+        const struct layout *l = layout_of(r);
+        int bad = 0;
+        for (size_t i = 0; i < range_items(r); i++) {
+            const size_t *members;
+            size_t count, id;
+            sub_group_of(l, i, &members, &count, &id);
+            size_t giver = members[at < count ? at : count - 1];
+            bad += memcmp(out + i * bytes, in + giver * bytes, bytes) != 0;
+        }
+        if (bad)
+            fprintf(stderr, "%s, range %zu: %d wrong\n", name, ri, bad);
+        CHECK_EQ(bad, 0);
+    }
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+}
+
+static void check_vector_broadcasts(cl_program program)
+{
+    static const struct {
+        const char *name;
+        size_t n, elem;
+    } vectors[] = {
+        {"broadcast_char3", 3, 1},   {"broadcast_uchar16", 16, 1},
+        {"broadcast_short2", 2, 2},  {"broadcast_ushort8", 8, 2},
+        {"broadcast_int4", 4, 4},    {"broadcast_uint3", 3, 4},
+        {"broadcast_long16", 16, 8}, {"broadcast_ulong2", 2, 8},
+        {"broadcast_float8", 8, 4},  {"broadcast_double16", 16, 8},
+    };
+    for (size_t v = 0; v < sizeof(vectors) / sizeof(vectors[0]); v++)
+        check_vector_broadcast(program, vectors[v].name, vectors[v].n, vectors[v].elem);
+}
 
 /* The work-item functions against the partition. */
 static void check_info(cl_program program)
@@ -566,6 +647,7 @@ static void check_half_program(void)
     cl_program program = exec_build(half_source, "-cl-std=CL3.0");
     if (program) {
         check_half(program);
+        check_vector_broadcast(program, "broadcast_half4", 4, 4);
         CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     }
 }
@@ -577,6 +659,11 @@ int main(void)
     if (program) {
         check_queries(program);
         check_info(program);
+        check_char(program);
+        check_uchar(program);
+        check_short(program);
+        check_ushort(program);
+        check_vector_broadcasts(program);
         check_int(program);
         check_uint(program);
         check_long(program);

@@ -92,6 +92,60 @@ DEFINE_FLOATING(double)
 DEFINE_FLOATING(half)
 #endif
 
+// cl_khr_subgroup_extended_types: "the generic type name gentype may
+// additionally be char, uchar, short, and ushort. For the
+// sub_group_broadcast function, gentype may additionally be one of the
+// supported built-in vector data types" ("Sub-Group Functions").
+DEFINE_INTEGER(char, CHAR_MIN, CHAR_MAX)
+DEFINE_INTEGER(uchar, 0, UCHAR_MAX)
+DEFINE_INTEGER(short, SHRT_MIN, SHRT_MAX)
+DEFINE_INTEGER(ushort, 0, USHRT_MAX)
+
+// A vector's broadcast: the chosen work-item stores its components in its
+// sub-group's part of the scratch's third array (32 bytes per work-item,
+// 128 bytes or more for the sub-group: a long16), a sub-group barrier,
+// every work-item reads them, a sub-group barrier (the next broadcast
+// stores there in the same loop as this one's reads).
+#define DEFINE_VECTOR_BROADCAST(T, N)                                           \
+    T##N __attribute__((overloadable)) sub_group_broadcast(T##N x, uint i)      \
+    {                                                                           \
+        size_t id = get_local_linear_id();                                      \
+        size_t base = id - get_sub_group_local_id();                            \
+        __private T *wide =                                                     \
+            (__private T *)((__private char *)__refcl_sub_group_scratch() +     \
+                            16 * group_items() + 32 * base);                    \
+        if (get_sub_group_local_id() == i % get_sub_group_size())               \
+            for (int k = 0; k < N; k++)                                         \
+                wide[k] = x[k];                                                 \
+        STEP();                                                                 \
+        T##N r;                                                                 \
+        for (int k = 0; k < N; k++)                                             \
+            r[k] = wide[k];                                                     \
+        STEP();                                                                 \
+        return r;                                                               \
+    }
+
+#define DEFINE_VECTOR_BROADCASTS(T)                                             \
+    DEFINE_VECTOR_BROADCAST(T, 2)                                               \
+    DEFINE_VECTOR_BROADCAST(T, 3)                                               \
+    DEFINE_VECTOR_BROADCAST(T, 4)                                               \
+    DEFINE_VECTOR_BROADCAST(T, 8)                                               \
+    DEFINE_VECTOR_BROADCAST(T, 16)
+
+DEFINE_VECTOR_BROADCASTS(char)
+DEFINE_VECTOR_BROADCASTS(uchar)
+DEFINE_VECTOR_BROADCASTS(short)
+DEFINE_VECTOR_BROADCASTS(ushort)
+DEFINE_VECTOR_BROADCASTS(int)
+DEFINE_VECTOR_BROADCASTS(uint)
+DEFINE_VECTOR_BROADCASTS(long)
+DEFINE_VECTOR_BROADCASTS(ulong)
+DEFINE_VECTOR_BROADCASTS(float)
+DEFINE_VECTOR_BROADCASTS(double)
+#ifdef cl_khr_fp16
+DEFINE_VECTOR_BROADCASTS(half)
+#endif
+
 // "returns a non-zero value if predicate evaluates to non-zero for all
 // work-items in the sub-group" / "for any work-items": 1 or 0.
 int __attribute__((overloadable)) sub_group_all(int predicate)
