@@ -247,19 +247,12 @@ static const struct function *suffixed_function_find(const char *name)
     return NULL;
 }
 
-/* A dispatch slot that is an extension's function as well: cl_khr_subgroups'
- * clGetKernelSubGroupInfoKHR (device/info.c lists the extension). */
-static bool slot_extension(const struct function *f)
-{
-    return strcmp(f->name, "clGetKernelSubGroupInfoKHR") == 0;
-}
-
 static void *extension_function(const char *name)
 {
     const struct function *f = function_find(name);
     if (!f && name && refcl_journaling())
         f = suffixed_function_find(name);
-    if (!f || (f->reach == CORE && !slot_extension(f)) ||
+    if (!f || f->reach == CORE ||
         (f->reach == ICD2_EXTENSION && !icd2_function_offered(f)) ||
         (f->reach == JOURNAL_EXTENSION && !refcl_journaling()))
         return NULL;

@@ -154,11 +154,11 @@ static const cl_name_version device_only_extensions[] = {
      * one of the other extension strings is also reported". */
     {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
-    /* Sub-groups: compiler/lib/src/subgroup.cl with the work-group pass
-     * (docs/compiler.md), clGetKernelSubGroupInfoKHR (kernel/info.c). */
-    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"},
     /* subgroup.cl's char, uchar, short and ushort collectives and vector
-     * broadcasts. */
+     * broadcasts, on __opencl_c_subgroups. Not cl_khr_subgroups itself:
+     * CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS "must return
+     * CL_TRUE for devices that support the cl_khr_subgroups extension",
+     * and refcl's sub-groups run one after another. */
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_extended_types"},
 };
 /* Only where the kernel can make a dma_buf refcl can map. */
@@ -277,8 +277,8 @@ static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
     /* compiler/lib/src/workgroup.cl with the work-group pass. */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
-    /* compiler/lib/src/subgroup.cl with the work-group pass, as
-     * cl_khr_subgroups. */
+    /* compiler/lib/src/subgroup.cl with the work-group pass
+     * (docs/compiler.md), clGetKernelSubGroupInfo (kernel/info.c). */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
     /* OpenCL C 3.0 s6.2.1 "__opencl_c_generic_address_space: The OpenCL C
      * compiler supports the generic address space": unqualified pointers,
@@ -305,7 +305,7 @@ static const char *const clang_feature_macros[] = {
     "-D__opencl_c_work_group_collective_functions=1",
     /* An extension clang 15 knows only for SPIR (opencl-c-base.h), which
      * opencl-c.h's declarations of its functions test; with OpenCL C 3.0
-     * only, as cl_khr_subgroups, which it extends, is (compiler/driver.c). */
+     * only, as __opencl_c_subgroups, which it extends (compiler/driver.c). */
     "-Dcl_khr_subgroup_extended_types=1",
     "-D__OPENCL_VERSION__=300",
     /* "__IMAGE_SUPPORT__ ... is set to 1 if images are supported". */
@@ -917,7 +917,8 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
         return answer_bool(q, CL_FALSE);
     /* "Is CL_TRUE if this device supports independent forward progress of
      * sub-groups": a work-group's sub-groups run one after another on one
-     * thread, each until a work-group barrier or its end. */
+     * thread, each until a work-group barrier or its end (so the device
+     * does not list cl_khr_subgroups, above). */
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         return answer_bool(q, CL_FALSE);
 

@@ -408,7 +408,8 @@ cl_int CL_API_CALL refcl_clGetKernelSubGroupInfo(
                              param_value, param_value_size_ret);
 }
 
-/* cl_khr_subgroups' name for the same query. */
+/* cl_khr_subgroups' name for the same query; refcl does not list the
+ * extension (device/info.c), but the dispatch slot must answer. */
 cl_int CL_API_CALL refcl_clGetKernelSubGroupInfoKHR(
     cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
     size_t input_value_size, const void *input_value, size_t param_value_size,

@@ -524,8 +524,7 @@ static void check_fixed_strings(void)
              "cl_khr_int64_extended_atomics cl_refcl_device_cpuset "
              "cl_khr_3d_image_writes cl_khr_depth_images "
              "cl_khr_image2d_from_buffer cl_arm_import_memory "
-             "cl_arm_import_memory_host cl_khr_subgroups "
-             "cl_khr_subgroup_extended_types%s%s",
+             "cl_arm_import_memory_host cl_khr_subgroup_extended_types%s%s",
              full_profile() ? "" : "cles_khr_int64 ",
              half_expected() ? "cl_khr_fp16 " : "",
              dma_buf_expected() ? " cl_arm_import_memory_dma_buf" : "",
@@ -579,7 +578,6 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
-        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_extended_types"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_dma_buf"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_no_integer_wrap_decoration"},
@@ -607,9 +605,9 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0),
          "__opencl_c_program_scope_global_variables"},
     };
-    size_t count = dma_buf_expected() ? 20 : 19;
+    size_t count = dma_buf_expected() ? 19 : 18;
     if (!dma_buf_expected()) /* the SPIR-V extensions move up one */
-        memmove(&extensions[19], &extensions[20], 2 * sizeof(extensions[0]));
+        memmove(&extensions[18], &extensions[19], 2 * sizeof(extensions[0]));
     count += il_expected() ? 2 : 0;
     if (!half_expected()) { /* without cl_khr_fp16 */
         memmove(&extensions[8], &extensions[9],
