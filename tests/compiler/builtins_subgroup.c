@@ -17,7 +17,8 @@
  * sub_group_all and _any, over uniform and non-uniform groups in 1, 2 and
  * 3 dimensions, groups not a multiple of S; collectives that only some
  * sub-groups reach, in loops whose trip count differs by sub-group, in a
- * function kept out of line, between work-group barriers; and
+ * function kept out of line, between work-group barriers (also built with
+ * -cl-opt-disable); and
  * clGetKernelSubGroupInfo's answers and errors.
  */
 #include <math.h>
@@ -88,6 +89,7 @@ static const char source[] =
     "    int next = tmp[(l + 1) % n];\n"
     "    int group = work_group_reduce_add(in[i]);\n"
     "    sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    sub_group_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_sub_group);\n"
     "    int first = sub_group_broadcast(in[i] + next, 0);\n"
     "    out[5 * i] = acc; out[5 * i + 1] = odd; out[5 * i + 2] = next;\n"
     "    out[5 * i + 3] = group; out[5 * i + 4] = first;\n"
@@ -674,6 +676,12 @@ int main(void)
         CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     }
     check_half_program();
+    /* The sub-group nest unoptimized. */
+    program = exec_build(source, "-cl-std=CL3.0 -cl-opt-disable");
+    if (program) {
+        check_mixed(program);
+        CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+    }
     exec_teardown();
     return TEST_RESULT();
 }
