@@ -73,7 +73,7 @@ static const char source[] =
      * times as their id says, through a function kept out of line,
      * between work-group barriers and a work-group collective. */
     "__attribute__((noinline)) int total(int x) { return sub_group_reduce_add(x); }\n"
-    "kernel void mixed(global const int *in, global int *out, local int *tmp)\n"
+    "kernel void mixed(global const int *in, global int *out, local int *tmp, int rounds)\n"
     "{\n"
     "    size_t i = IDX, l = get_local_linear_id();\n"
     "    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);\n"
@@ -91,8 +91,13 @@ static const char source[] =
     "    sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    sub_group_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_sub_group);\n"
     "    int first = sub_group_broadcast(in[i] + next, 0);\n"
-    "    out[5 * i] = acc; out[5 * i + 1] = odd; out[5 * i + 2] = next;\n"
-    "    out[5 * i + 3] = group; out[5 * i + 4] = first;\n"
+    /* A loop the same in every work-item of the group, its counter
+     * uniform. */
+    "    int most = 0;\n"
+    "    for (int r = 0; r < rounds; r++)\n"
+    "        most += sub_group_reduce_max(in[i] + r);\n"
+    "    out[6 * i] = acc; out[6 * i + 1] = odd; out[6 * i + 2] = next;\n"
+    "    out[6 * i + 3] = group; out[6 * i + 4] = first; out[6 * i + 5] = most;\n"
     "}\n";
 
 /* half's kernels read and write floats: values in [-8, 8] in sub-groups
@@ -474,7 +479,7 @@ static void check_all_any(cl_program program)
 /* The mixed kernel over every range. */
 static void check_mixed(cl_program program)
 {
-    enum { FIELDS = 5 };
+    enum { FIELDS = 6, ROUNDS = 3 };
     static cl_int in[MAX_ITEMS], out[FIELDS * MAX_ITEMS], acc[MAX_ITEMS];
     for (size_t i = 0; i < MAX_ITEMS; i++)
         in[i] = (cl_int)value(i, 1, 0);
@@ -485,6 +490,8 @@ static void check_mixed(cl_program program)
         CHECK_EQ(clSetKernelArg(k, 2, r->local[0] * r->local[1] * r->local[2] * sizeof(cl_int),
                                 NULL),
                  CL_SUCCESS);
+        cl_int rounds = ROUNDS;
+        CHECK_EQ(clSetKernelArg(k, 3, sizeof(rounds), &rounds), CL_SUCCESS);
         run(k, r, in, sizeof(cl_int), out, FIELDS * sizeof(cl_int));
         const struct layout *l = layout_of(r);
         for (size_t i = 0; i < items; i++) {
@@ -516,7 +523,11 @@ static void check_mixed(cl_program program)
                 group += in[everyone[m]];
             cl_int next = acc[everyone[(p->id + 1) % p->n]];
             cl_int first = in[members[0]] + acc[everyone[(p->id - id + 1) % p->n]];
-            cl_int want[FIELDS] = {acc[i], odd, next, group, first};
+            cl_int most = INT32_MIN;
+            for (size_t m = 0; m < n; m++)
+                most = in[members[m]] > most ? in[members[m]] : most;
+            most = ROUNDS * most + ROUNDS * (ROUNDS - 1) / 2;
+            cl_int want[FIELDS] = {acc[i], odd, next, group, first, most};
             for (int f = 0; f < FIELDS; f++)
                 if (out[FIELDS * i + f] != want[f]) {
                     fprintf(stderr, "mixed, range %zu, item %zu, field %d: %d, expected %d\n",
