@@ -290,7 +290,8 @@ cl_int CL_API_CALL refcl_clGetKernelWorkGroupInfo(
  * executable was built (compiler/pass: the CPU's 32-bit lanes); a built-in
  * kernel runs each work-group as one sub-group ("In the degenerate case, a
  * single sub-group must be supported for each work-group"). */
-static size_t sub_group_size(const struct _cl_kernel *kernel, cl_device_id device)
+static size_t sub_group_size(const struct _cl_kernel *kernel,
+                             cl_device_id device)
 {
     if (!kernel->compiled)
         return REFCL_MAX_WORK_GROUP_SIZE;
@@ -335,7 +336,7 @@ static void local_size_for_count(size_t count, size_t size, size_t max_items,
     size_t items = count * size;
     bool fits = count && items / size == count && items <= max_items;
     if (compile[0] && fits)
-        fits = compile[0] * compile[1] * compile[2] == items && compile[0] == items;
+        fits = compile[0] == items && compile[1] * compile[2] == 1;
     local[0] = fits ? items : 0;
     local[1] = local[2] = fits ? 1 : 0;
 }
@@ -382,7 +383,8 @@ cl_int CL_API_CALL refcl_clGetKernelSubGroupInfo(
         if (!param_value && (answer_size % sizeof(size_t) || !answer_size ||
                              answer_size > sizeof(answer)))
             answer_size = sizeof(answer);
-        if (answer_size % sizeof(size_t) || !answer_size || answer_size > sizeof(answer))
+        if (answer_size % sizeof(size_t) || !answer_size ||
+            answer_size > sizeof(answer))
             return REFCL_FAIL(CL_INVALID_VALUE, "param_value_size %zu: not 1 "
                               "to 3 size_t", param_value_size);
         local_size_for_count(*(const size_t *)input_value, size, max_items,

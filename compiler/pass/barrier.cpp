@@ -11,9 +11,10 @@
 // (pass.h): its region loop is per sub-group, whose work-items all reach
 // the same sub-group barrier ("if any work-item in a sub-group encounters
 // a sub_group_barrier, the barrier must be encountered by all work-items
-// in the sub-group", OpenCL C "Synchronization Functions"), so a sub-group runs on to its next region
-// there, and to the next sub-group at a work-group barrier or the return.
-// Other sub-groups need not reach that sub-group barrier at all.
+// in the sub-group", OpenCL C "Synchronization Functions"), so a sub-group
+// runs on to its next region there, and the next sub-group runs from a
+// work-group barrier or the return. Other sub-groups need not reach that
+// sub-group barrier at all.
 //
 // A value defined in one region and used in another, or an alloca, is
 // per work-item: it moves into the work-item's slot in group->frames.
