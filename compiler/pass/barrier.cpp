@@ -95,7 +95,7 @@ private:
 // each barrier; each barrier now records its region and ends the work-item.
 // SubGroupEntries: the regions after a sub-group barrier.
 std::vector<BasicBlock *> cutAtBarriers(Nest &N, std::vector<CallInst *> &Barriers,
-                                        AllocaInst *Next, std::vector<unsigned> &SubGroupEntries)
+                                        Value *Next, std::vector<unsigned> &SubGroupEntries)
 {
     std::vector<BasicBlock *> Entries = {N.XBody};
     for (CallInst *Call : Barriers) {
@@ -111,6 +111,59 @@ std::vector<BasicBlock *> cutAtBarriers(Nest &N, std::vector<CallInst *> &Barrie
         Entries.push_back(After);
     }
     return Entries;
+}
+
+// The sub-group's own latch: each work-item has recorded where it stopped
+// (N.LaneNext, frame slot 0). The sub-group runs next the earliest region
+// after a sub-group barrier at which any of its work-items waits, with
+// those work-items only (its active ones: a collective of non-uniform
+// control flow sees the work-items that reached it); when none waits at
+// one (all stopped at a work-group barrier or returned), the next
+// sub-group runs, and the group goes on where its work-items stopped.
+void scanSubGroup(Nest &N, AllocaInst *Next, const std::vector<unsigned> &SubGroupEntries)
+{
+    LLVMContext &C = N.Run->getContext();
+    BasicBlock *Scan = BasicBlock::Create(C, "sub.region.scan", N.Run);
+    BasicBlock *Done = BasicBlock::Create(C, "sub.region.done", N.Run);
+    BasicBlock *Leave = BasicBlock::Create(C, "sub.region.leave", N.Run);
+    BasicBlock *Again = BasicBlock::Create(C, "sub.region.again", N.Run);
+    Instruction *Old = N.YLatch->getTerminator();
+    IRBuilder<> B(Old);
+    Value *Frames = loadField(B, N.Run->getArg(1), G_FRAMES, B.getPtrTy());
+    B.CreateBr(Scan);
+    Old->eraseFromParent();
+
+    B.SetInsertPoint(Scan);
+    Value *None = B.getInt32(RegionReturn);
+    PHINode *Lane = B.CreatePHI(B.getInt64Ty(), 2, "refcl.scan.lane");
+    PHINode *Min = B.CreatePHI(B.getInt32Ty(), 2, "refcl.scan.min");
+    PHINode *Stop = B.CreatePHI(B.getInt32Ty(), 2, "refcl.scan.stop");
+    Value *At = B.CreateMul(B.CreateAdd(N.SubGroupBase, Lane), B.getInt64(4));
+    Value *V = B.CreateLoad(B.getInt32Ty(), B.CreateInBoundsGEP(B.getInt8Ty(), Frames, At));
+    Value *Waits = B.getFalse();
+    for (unsigned I : SubGroupEntries)
+        Waits = B.CreateOr(Waits, B.CreateICmpEQ(V, B.getInt32(I)));
+    Value *NextMin = B.CreateSelect(B.CreateAnd(Waits, B.CreateICmpULT(V, Min)), V, Min);
+    Value *NextStop = B.CreateSelect(B.CreateAnd(B.CreateNot(Waits), B.CreateICmpNE(V, None)),
+                                     V, Stop);
+    Value *NextLane = B.CreateNUWAdd(Lane, B.getInt64(1));
+    B.CreateCondBr(B.CreateICmpULT(NextLane, N.SubGroupItems), Scan, Done);
+    Lane->addIncoming(B.getInt64(0), N.YLatch);
+    Lane->addIncoming(NextLane, Scan);
+    Min->addIncoming(None, N.YLatch);
+    Min->addIncoming(NextMin, Scan);
+    Stop->addIncoming(None, N.YLatch);
+    Stop->addIncoming(NextStop, Scan);
+
+    B.SetInsertPoint(Done);
+    B.CreateCondBr(B.CreateICmpNE(NextMin, None), Again, Leave);
+    B.SetInsertPoint(Leave);
+    B.CreateStore(NextStop, Next);
+    B.CreateBr(N.ZLatch);
+    B.SetInsertPoint(Again);
+    B.CreateBr(N.YHead);
+    N.Region->addIncoming(NextMin, Again);
+    N.FirstPass->addIncoming(B.getFalse(), Again);
 }
 
 void dispatchRegions(Nest &N, const std::vector<BasicBlock *> &Entries, AllocaInst *Next,
@@ -137,19 +190,7 @@ void dispatchRegions(Nest &N, const std::vector<BasicBlock *> &Entries, AllocaIn
     GroupRegion->addIncoming(Region, N.RLatch);
     if (!N.BySubGroup)
         return;
-    // The sub-group's own latch: after a sub-group barrier, its next
-    // region; else (a work-group barrier, the return) the next sub-group.
-    // (One edge back, whose block the region phi names.)
-    BasicBlock *Again = BasicBlock::Create(N.Run->getContext(), "sub.region.again", N.Run);
-    BranchInst::Create(N.YHead, Again);
-    Old = N.YLatch->getTerminator();
-    B.SetInsertPoint(Old);
-    Value *SubRegion = B.CreateLoad(B.getInt32Ty(), Next, "refcl.next.sub.region");
-    S = B.CreateSwitch(SubRegion, N.ZLatch, SubGroupEntries.size());
-    for (unsigned I : SubGroupEntries)
-        S->addCase(B.getInt32(I), Again);
-    Old->eraseFromParent();
-    N.Region->addIncoming(SubRegion, Again);
+    scanSubGroup(N, Next, SubGroupEntries);
 }
 
 // The kernel's allocas (private arrays, a byval argument's copy) are the
@@ -328,7 +369,17 @@ BasicBlock *cloneRegionLoops(Nest &N, BasicBlock *Entry, unsigned R,
     markParallel(BodyClones, cast<BasicBlock>(VMap[N.XLatch]));
     auto *XHead = cast<BasicBlock>(VMap[N.XHead]);
     XHead->getTerminator()->eraseFromParent();
-    BranchInst::Create(cast<BasicBlock>(VMap[Entry]), XHead);
+    if (N.BySubGroup) {
+        // Only the sub-group's work-items stopped before this region run
+        // it (all of them at the sub-group's first).
+        IRBuilder<> B(XHead);
+        Value *Mine = B.CreateLoad(B.getInt32Ty(), VMap[N.LaneNext], "refcl.lane.region");
+        Value *Active = B.CreateOr(N.FirstPass, B.CreateICmpEQ(Mine, B.getInt32(R)));
+        B.CreateCondBr(Active, cast<BasicBlock>(VMap[Entry]),
+                       cast<BasicBlock>(VMap[N.XLatch]));
+    } else {
+        BranchInst::Create(cast<BasicBlock>(VMap[Entry]), XHead);
+    }
     return cast<BasicBlock>(VMap[N.Heads.front()]);
 }
 
@@ -390,14 +441,21 @@ uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers)
     BasicBlock *Return = N.XLatch->getSinglePredecessor();
     auto *Next = new AllocaInst(Type::getInt32Ty(N.Run->getContext()), 0, "refcl.next",
                                 N.Entry->getTerminator());
+    Frame F(N);
+    // Where a work-item stopped: the group's one value in the work-group
+    // nest (barriers are uniform), each work-item's in the sub-group nest
+    // (frame slot 0, which scanSubGroup reads).
+    Value *Stop = Next;
+    if (N.BySubGroup)
+        Stop = N.LaneNext = F.slot(4, Align(4));
     if (Return) // else the kernel never returns
-        new StoreInst(ConstantInt::get(Next->getAllocatedType(), RegionReturn), Next,
+        new StoreInst(ConstantInt::get(Next->getAllocatedType(), RegionReturn), Stop,
                       Return->getTerminator());
     UniformValues Uniform(N);
     std::vector<unsigned> SubGroupEntries;
-    std::vector<BasicBlock *> Entries = cutAtBarriers(N, Barriers, Next, SubGroupEntries);
+    std::vector<BasicBlock *> Entries = cutAtBarriers(N, Barriers, Stop, SubGroupEntries);
     dispatchRegions(N, Entries, Next, SubGroupEntries);
-    Frame F(N);
+    F.B.SetInsertPoint(N.XHead->getTerminator()); // the one it made
     placeGroupScratch(F);
     moveAllocasToFrame(F, Next);
     spillCrossRegionValues(F, Uniform, Entries);

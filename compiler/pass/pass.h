@@ -64,6 +64,13 @@ struct Nest {
     // loops each region gets a copy of, outermost first.
     llvm::BasicBlock *Dispatch = nullptr;
     std::vector<llvm::BasicBlock *> Heads, Latches;
+    // The sub-group nest's: the sub-group's first linear id and its
+    // work-items (in ZHead), whether its region loop is at its first pass
+    // (a phi in YHead), and the address of the work-item's next region
+    // (in XHead, the barrier split's).
+    llvm::Value *SubGroupBase = nullptr, *SubGroupItems = nullptr;
+    llvm::PHINode *FirstPass = nullptr;
+    llvm::Value *LaneNext = nullptr;
 };
 
 /** What a function pass that changes instructions, never blocks, keeps:

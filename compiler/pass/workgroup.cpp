@@ -243,6 +243,10 @@ void buildSubGroupNest(Nest &N)
     B.SetInsertPoint(N.YHead);
     N.Region = B.CreatePHI(B.getInt32Ty(), 2, "refcl.region");
     N.Region->addIncoming(GroupRegion, N.ZHead);
+    N.FirstPass = B.CreatePHI(B.getInt1Ty(), 2, "refcl.first.pass");
+    N.FirstPass->addIncoming(B.getTrue(), N.ZHead);
+    N.SubGroupBase = Base;
+    N.SubGroupItems = Size;
     B.CreateBr(N.XHead);
     PHINode *Lane = makeLoop(N.YHead, N.XHead, N.XLatch, N.YLatch, Size);
     Lane->setName("refcl.lane");

@@ -4,9 +4,9 @@
 ; @ids only asks for its sub-group: the work-group nest, the ids from the
 ; local linear id. @partial reaches a sub-group barrier in a branch on its
 ; sub-group id: the sub-group nest, whose sub-group loop runs each
-; sub-group's regions until a work-group barrier or the return; the
-; sub-group barrier's region goes on in the same sub-group, the
-; work-group barrier's in the next one. The two scratches are two slots.
+; sub-group's regions, the work-items stopped at the earliest sub-group
+; barrier first, until all have reached a work-group barrier or the
+; return; then the next sub-group. The two scratches are two slots.
 ; RUN: opt -load-pass-plugin=%plugin -passes=refcl-workgroup -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
@@ -35,44 +35,73 @@ define spir_kernel void @ids(ptr addrspace(1) %out) #0 {
 ; CHECK: [[XY:%.*]] = mul i64
 ; CHECK-NEXT: [[ITEMS:%.*]] = mul i64 [[XY]],
 ; CHECK-NEXT: [[UP:%.*]] = add i64 [[ITEMS]], 7
-; CHECK: [[GROUPS:%.*]] = udiv i64 [[UP]], 8
+; CHECK-NEXT: [[GROUPS:%.*]] = udiv i64 [[UP]], 8
 ; CHECK: region:
 ; CHECK-NEXT: [[GROUP_REGION:%.*]] = phi i32 [ 0, %entry ], [ [[NEXT:%.*]], %region.latch ]
 ; CHECK: sub.group:
 ; CHECK-NEXT: %refcl.sub.group = phi i64 [ 0, %region ], [ [[SGNEXT:%.*]], %sub.group.latch ]
 ; CHECK-NEXT: %refcl.sub.group.base = mul i64 %refcl.sub.group, 8
 ; CHECK: sub.region:
-; CHECK-NEXT: %refcl.region = phi i32 [ [[GROUP_REGION]], %sub.group ], [ [[SUBNEXT:%.*]], %sub.region.again ]
+; CHECK-NEXT: %refcl.region = phi i32 [ [[GROUP_REGION]], %sub.group ], [ [[MIN:%.*]], %sub.region.again ]
+; CHECK-NEXT: %refcl.first.pass = phi i1 [ true, %sub.group ], [ false, %sub.region.again ]
 ; CHECK-NEXT: switch i32 %refcl.region, label %x.r0 [
-; CHECK: sub.region.latch:
-; CHECK-NEXT: [[SUBNEXT]] = load i32, ptr %refcl.next
-; CHECK-NEXT: [[AGAIN:%.*]] = icmp eq i32 [[SUBNEXT]], 1
-; CHECK-NEXT: br i1 [[AGAIN]], label %sub.region.again, label %sub.group.latch
 ; CHECK: sub.group.latch:
 ; CHECK-NEXT: [[SGNEXT]] = add nuw i64 %refcl.sub.group, 1
 ; CHECK-NEXT: icmp ult i64 [[SGNEXT]], [[GROUPS]]
 ; CHECK: region.latch:
 ; CHECK-NEXT: [[NEXT]] = load i32, ptr %refcl.next
+; The sub-group's latch: the earliest region after a sub-group barrier
+; (region 1 only here) where one of its work-items waits, else the next
+; sub-group, the group going on where they stopped.
+; CHECK: sub.region.scan:
+; CHECK-NEXT: %refcl.scan.lane = phi i64
+; CHECK-NEXT: %refcl.scan.min = phi i32 [ -1, %sub.region.latch ], [ [[MIN]], %sub.region.scan ]
+; CHECK-NEXT: %refcl.scan.stop = phi i32 [ -1, %sub.region.latch ], [ [[STOP:%.*]], %sub.region.scan ]
+; CHECK-NEXT: [[AT:%.*]] = add i64 %refcl.sub.group.base, %refcl.scan.lane
+; CHECK-NEXT: [[BYTE:%.*]] = mul i64 [[AT]], 4
+; CHECK-NEXT: [[SLOT:%.*]] = getelementptr inbounds i8, ptr %{{.*}}, i64 [[BYTE]]
+; CHECK-NEXT: [[WHERE:%.*]] = load i32, ptr [[SLOT]]
+; CHECK-NEXT: [[AT1:%.*]] = icmp eq i32 [[WHERE]], 1
+; CHECK-NEXT: [[WAITS:%.*]] = or i1 false, [[AT1]]
+; CHECK-NEXT: [[EARLIER:%.*]] = icmp ult i32 [[WHERE]], %refcl.scan.min
+; CHECK-NEXT: [[TAKE:%.*]] = and i1 [[WAITS]], [[EARLIER]]
+; CHECK-NEXT: [[MIN]] = select i1 [[TAKE]], i32 [[WHERE]], i32 %refcl.scan.min
+; CHECK: [[STOP]] = select i1 %{{.*}}, i32 [[WHERE]], i32 %refcl.scan.stop
+; CHECK: sub.region.done:
+; CHECK-NEXT: [[FOUND:%.*]] = icmp ne i32 [[MIN]], -1
+; CHECK-NEXT: br i1 [[FOUND]], label %sub.region.again, label %sub.region.leave
+; CHECK: sub.region.leave:
+; CHECK-NEXT: store i32 [[STOP]], ptr %refcl.next
+; CHECK-NEXT: br label %sub.group.latch
 ; CHECK: sub.region.again:
 ; CHECK-NEXT: br label %sub.region
-; The sub-group's work-items: ids from the linear one; the two scratches
-; two group slots of 16 bytes per work-item.
+; The sub-group's work-items: ids from the linear one; where each stopped
+; in frame slot 0 (4 bytes each), then the two scratches (16 and 48 bytes
+; per work-item); only those stopped before the region run it.
 ; CHECK: x.r0:
 ; CHECK-NEXT: %refcl.lane.r0 = phi i64 [ 0, %sub.region ], [ [[LANE:%.*]], %x.latch.r0 ]
 ; CHECK-NEXT: %refcl.lin.r0 = add i64 %refcl.sub.group.base, %refcl.lane.r0
 ; CHECK: [[FRAMES:%.*]] = load ptr
 ; CHECK-NEXT: [[AT0:%.*]] = mul i64 [[ITEMS]], 0
-; CHECK-NEXT: [[GROUP_SCRATCH:%.*]] = getelementptr inbounds i8, ptr [[FRAMES]], i64 [[AT0]]
+; CHECK-NEXT: [[MINE:%.*]] = mul i64 %refcl.lin.r0, 4
+; CHECK-NEXT: [[OFF:%.*]] = add i64 [[AT0]], [[MINE]]
+; CHECK-NEXT: [[STOPPED:%.*]] = getelementptr inbounds i8, ptr [[FRAMES]], i64 [[OFF]]
 ; CHECK-NEXT: [[AT16:%.*]] = mul i64 [[ITEMS]], 16
-; CHECK-NEXT: [[SUB_SCRATCH:%.*]] = getelementptr inbounds i8, ptr [[FRAMES]], i64 [[AT16]]
+; CHECK-NEXT: [[GROUP_SCRATCH:%.*]] = getelementptr inbounds i8, ptr [[FRAMES]], i64 [[AT16]]
+; CHECK-NEXT: [[AT32:%.*]] = mul i64 [[ITEMS]], 32
+; CHECK-NEXT: [[SUB_SCRATCH:%.*]] = getelementptr inbounds i8, ptr [[FRAMES]], i64 [[AT32]]
+; CHECK: %refcl.lane.region = load i32, ptr [[STOPPED]]
+; CHECK-NEXT: [[HERE:%.*]] = icmp eq i32 %refcl.lane.region, 0
+; CHECK-NEXT: [[ACTIVE:%.*]] = or i1 %refcl.first.pass, [[HERE]]
+; CHECK-NEXT: br i1 [[ACTIVE]], label %body.r0, label %x.latch.r0
 ; Odd sub-groups store and stop at the sub-group barrier (region 1), the
 ; others go on to the work-group barrier (region 2).
 ; CHECK: then.i.r0:
 ; CHECK-NEXT: store i32 1, ptr [[SUB_SCRATCH]]
-; CHECK-NEXT: store i32 1, ptr %refcl.next
+; CHECK-NEXT: store i32 1, ptr [[STOPPED]]
 ; CHECK: partial.exit.r0:
 ; CHECK: store i32 %{{.*}}, ptr [[GROUP_SCRATCH]]
-; CHECK-NEXT: store i32 2, ptr %refcl.next
+; CHECK-NEXT: store i32 2, ptr [[STOPPED]]
 ; CHECK: x.latch.r0:
 ; CHECK-NEXT: [[LANE]] = add nuw i64 %refcl.lane.r0, 1
 ; CHECK-NEXT: icmp ult i64 [[LANE]], %refcl.sub.group.size
