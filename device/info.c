@@ -160,6 +160,14 @@ static const cl_name_version device_only_extensions[] = {
      * CL_TRUE for devices that support the cl_khr_subgroups extension",
      * and refcl's sub-groups run one after another. */
     {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_extended_types"},
+    /* subgroup_nu.cl: the functions of non-uniform control flow, whose
+     * active work-items the work-group pass runs together. */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_vote"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_ballot"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_arithmetic"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle_relative"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_clustered_reduce"},
 };
 /* Only where the kernel can make a dma_buf refcl can map. */
 static const cl_name_version dma_buf_extension = {CL_MAKE_VERSION(1, 0, 0),
@@ -303,10 +311,16 @@ static const char *const clang_feature_macros[] = {
     "-D__opencl_c_atomic_scope_device=1",
     "-D__opencl_c_atomic_scope_all_devices=1",
     "-D__opencl_c_work_group_collective_functions=1",
-    /* An extension clang 15 knows only for SPIR (opencl-c-base.h), which
-     * opencl-c.h's declarations of its functions test; with OpenCL C 3.0
-     * only, as __opencl_c_subgroups, which it extends (compiler/driver.c). */
+    /* Extensions clang 15 knows only for SPIR (opencl-c-base.h), which
+     * opencl-c.h's declarations of their functions test; with OpenCL C 3.0
+     * only, as __opencl_c_subgroups, which they extend (compiler/driver.c). */
     "-Dcl_khr_subgroup_extended_types=1",
+    "-Dcl_khr_subgroup_non_uniform_vote=1",
+    "-Dcl_khr_subgroup_ballot=1",
+    "-Dcl_khr_subgroup_non_uniform_arithmetic=1",
+    "-Dcl_khr_subgroup_shuffle=1",
+    "-Dcl_khr_subgroup_shuffle_relative=1",
+    "-Dcl_khr_subgroup_clustered_reduce=1",
     "-D__OPENCL_VERSION__=300",
     /* "__IMAGE_SUPPORT__ ... is set to 1 if images are supported". */
     "-D__IMAGE_SUPPORT__=1",

@@ -421,15 +421,27 @@ std::vector<CallInst *> groupScratchCalls(Function *Run)
 // in a kernel with sub-group barriers, a sub-group runs on past a
 // work-group collective's last step, to its sub-group collectives, before
 // the next sub-group has read the work-group collective's result.
+// The sub-group flags (subgroup_nu.cl) are a byte per work-item, which
+// the group's entry clears.
 void placeGroupScratch(Frame &F)
 {
     std::map<Function *, Value *> Scratch;
     for (CallInst *Call : groupScratchCalls(F.N.Run)) {
         // A group slot of ScratchBytes per work-item is their array.
         Value *&Slot = Scratch[Call->getCalledFunction()];
-        bool Sub = Call->getCalledFunction()->getName() == "__refcl_sub_group_scratch";
-        if (!Slot)
+        StringRef Name = Call->getCalledFunction()->getName();
+        if (!Slot && Name == "__refcl_sub_group_flags") {
+            uint64_t Start = alignTo(F.Bytes, ScratchBytes);
+            Slot = F.groupSlot(1, Align(ScratchBytes));
+            IRBuilder<> B(F.N.Entry->getTerminator());
+            Value *Frames = loadField(B, F.N.Run->getArg(1), G_FRAMES, B.getPtrTy());
+            Value *At = B.CreateInBoundsGEP(B.getInt8Ty(), Frames,
+                                            B.CreateMul(F.N.Items, B.getInt64(Start)));
+            B.CreateMemSet(At, B.getInt8(0), F.N.Items, MaybeAlign(1));
+        } else if (!Slot) {
+            bool Sub = Name == "__refcl_sub_group_scratch";
             Slot = F.groupSlot(Sub ? SubGroupScratchBytes : ScratchBytes, Align(ScratchBytes));
+        }
         Call->replaceAllUsesWith(Slot);
     }
 }

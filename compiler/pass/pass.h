@@ -111,7 +111,8 @@ bool isSubGroupBarrier(const llvm::Function *F);
 uint32_t subGroupSizeFor(llvm::StringRef Cpu);
 /** Whether F is the work-group or the sub-group functions' scratch, which
  *  the barrier split places (__refcl_group_scratch,
- *  __refcl_sub_group_scratch: compiler/lib/src/collective.inc). */
+ *  __refcl_sub_group_scratch, __refcl_sub_group_flags:
+ *  compiler/lib/src/collective.inc). */
 bool isGroupScratch(const llvm::Function *F);
 /** Whether F is a work-item function (get_local_id ...). */
 bool isWorkItemFunction(const llvm::Function *F);

@@ -638,7 +638,8 @@ uint32_t subGroupSizeFor(StringRef Cpu)
 bool isGroupScratch(const Function *F)
 {
     return F && (F->getName() == "__refcl_group_scratch" ||
-                 F->getName() == "__refcl_sub_group_scratch");
+                 F->getName() == "__refcl_sub_group_scratch" ||
+                 F->getName() == "__refcl_sub_group_flags");
 }
 
 bool isWorkItemFunction(const Function *F)

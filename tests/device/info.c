@@ -524,7 +524,11 @@ static void check_fixed_strings(void)
              "cl_khr_int64_extended_atomics cl_refcl_device_cpuset "
              "cl_khr_3d_image_writes cl_khr_depth_images "
              "cl_khr_image2d_from_buffer cl_arm_import_memory "
-             "cl_arm_import_memory_host cl_khr_subgroup_extended_types%s%s",
+             "cl_arm_import_memory_host cl_khr_subgroup_extended_types "
+             "cl_khr_subgroup_non_uniform_vote cl_khr_subgroup_ballot "
+             "cl_khr_subgroup_non_uniform_arithmetic cl_khr_subgroup_shuffle "
+             "cl_khr_subgroup_shuffle_relative "
+             "cl_khr_subgroup_clustered_reduce%s%s",
              full_profile() ? "" : "cles_khr_int64 ",
              half_expected() ? "cl_khr_fp16 " : "",
              dma_buf_expected() ? " cl_arm_import_memory_dma_buf" : "",
@@ -549,10 +553,10 @@ static void check_fixed_strings(void)
 static void check_name_versions(cl_device_info name,
                                 const cl_name_version *expected, size_t count)
 {
-    cl_name_version got[24];
+    cl_name_version got[32];
     memset(got, 0, sizeof(got));
     CHECK_EQ(array(name, got, sizeof(got)), count * sizeof(cl_name_version));
-    for (size_t i = 0; i < count && i < 24; i++) {
+    for (size_t i = 0; i < count && i < 32; i++) {
         CHECK_STR(got[i].name, expected[i].name);
         CHECK_EQ(got[i].version, expected[i].version);
     }
@@ -579,6 +583,12 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_extended_types"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_vote"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_ballot"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_arithmetic"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle_relative"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_clustered_reduce"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_dma_buf"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_no_integer_wrap_decoration"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_linkonce_odr"},
@@ -605,9 +615,9 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0),
          "__opencl_c_program_scope_global_variables"},
     };
-    size_t count = dma_buf_expected() ? 19 : 18;
+    size_t count = dma_buf_expected() ? 25 : 24;
     if (!dma_buf_expected()) /* the SPIR-V extensions move up one */
-        memmove(&extensions[18], &extensions[19], 2 * sizeof(extensions[0]));
+        memmove(&extensions[24], &extensions[25], 2 * sizeof(extensions[0]));
     count += il_expected() ? 2 : 0;
     if (!half_expected()) { /* without cl_khr_fp16 */
         memmove(&extensions[8], &extensions[9],
@@ -932,7 +942,7 @@ static bool has_word(const char *list, const char *word)
 static void check_consistency(void)
 {
     char s[1024], profile[32];
-    cl_name_version with_version[24];
+    cl_name_version with_version[32];
     size_t bytes = array(CL_DEVICE_EXTENSIONS_WITH_VERSION, with_version,
                          sizeof(with_version));
     size_t count = bytes / sizeof(cl_name_version);

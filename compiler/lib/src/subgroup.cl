@@ -106,8 +106,8 @@ DEFINE_INTEGER(ushort, 0, USHRT_MAX)
 // 128 bytes or more for the sub-group: a long16), a sub-group barrier,
 // every work-item reads them, a sub-group barrier (the next broadcast
 // stores there in the same loop as this one's reads).
-#define DEFINE_VECTOR_BROADCAST(T, N)                                           \
-    T##N __attribute__((overloadable)) sub_group_broadcast(T##N x, uint i)      \
+#define DEFINE_VECTOR_BROADCAST(NAME, T, N)                                     \
+    T##N __attribute__((overloadable)) NAME(T##N x, uint i)                     \
     {                                                                           \
         size_t id = get_local_linear_id();                                      \
         size_t base = id - get_sub_group_local_id();                            \
@@ -125,12 +125,30 @@ DEFINE_INTEGER(ushort, 0, USHRT_MAX)
         return r;                                                               \
     }
 
+// cl_khr_subgroup_ballot's sub_group_non_uniform_broadcast of a vector:
+// the same after a first sub-group barrier, past which only the active
+// work-items run (work-items at another call run it later), so that the
+// one named stores for them alone ("The return value is undefined if the
+// work item with sub-group local ID equal to index is inactive").
+#define DEFINE_NON_UNIFORM_BROADCAST(T, N)                                      \
+    T##N __attribute__((overloadable))                                          \
+        sub_group_non_uniform_broadcast(T##N x, uint i)                         \
+    {                                                                           \
+        STEP();                                                                 \
+        return sub_group_broadcast(x, i);                                       \
+    }
+
 #define DEFINE_VECTOR_BROADCASTS(T)                                             \
-    DEFINE_VECTOR_BROADCAST(T, 2)                                               \
-    DEFINE_VECTOR_BROADCAST(T, 3)                                               \
-    DEFINE_VECTOR_BROADCAST(T, 4)                                               \
-    DEFINE_VECTOR_BROADCAST(T, 8)                                               \
-    DEFINE_VECTOR_BROADCAST(T, 16)
+    DEFINE_VECTOR_BROADCAST(sub_group_broadcast, T, 2)                          \
+    DEFINE_VECTOR_BROADCAST(sub_group_broadcast, T, 3)                          \
+    DEFINE_VECTOR_BROADCAST(sub_group_broadcast, T, 4)                          \
+    DEFINE_VECTOR_BROADCAST(sub_group_broadcast, T, 8)                          \
+    DEFINE_VECTOR_BROADCAST(sub_group_broadcast, T, 16)                         \
+    DEFINE_NON_UNIFORM_BROADCAST(T, 2)                                          \
+    DEFINE_NON_UNIFORM_BROADCAST(T, 3)                                          \
+    DEFINE_NON_UNIFORM_BROADCAST(T, 4)                                          \
+    DEFINE_NON_UNIFORM_BROADCAST(T, 8)                                          \
+    DEFINE_NON_UNIFORM_BROADCAST(T, 16)
 
 DEFINE_VECTOR_BROADCASTS(char)
 DEFINE_VECTOR_BROADCASTS(uchar)
