@@ -18,8 +18,11 @@
  * 3 dimensions, groups not a multiple of S; collectives that only some
  * sub-groups reach, in loops whose trip count differs by sub-group, in a
  * function kept out of line, between work-group barriers (also built with
- * -cl-opt-disable); and
- * clGetKernelSubGroupInfo's answers and errors.
+ * -cl-opt-disable); the functions of non-uniform control flow
+ * (cl_khr_subgroup_non_uniform_vote, _ballot, _non_uniform_arithmetic,
+ * _shuffle, _clustered_reduce) in branches and in a loop whose trip count
+ * is the work-item's, against their result over the active work-items;
+ * and clGetKernelSubGroupInfo's answers and errors.
  */
 #include <math.h>
 #include <stdint.h>
@@ -98,6 +101,36 @@ static const char source[] =
     "        most += sub_group_reduce_max(in[i] + r);\n"
     "    out[6 * i] = acc; out[6 * i + 1] = odd; out[6 * i + 2] = next;\n"
     "    out[6 * i + 3] = group; out[6 * i + 4] = first; out[6 * i + 5] = most;\n"
+    "}\n";
+
+/* The functions of non-uniform control flow (cl_khr_subgroup_*): work-items
+ * of sub-group local id 1 mod 3 take one branch, the others the other; in
+ * a loop, those of id t mod 4 run t times (the active ones of round r: id
+ * mod 4 above r). */
+static const char divergent_source[] =
+    IDX_SOURCE
+    "kernel void divergent(global const int *in, global int *out)\n"
+    "{\n"
+    "    size_t i = IDX;\n"
+    "    uint lid = get_sub_group_local_id();\n"
+    "    int x = in[i];\n"
+    "    int sum = -1, scan = -1, elect = -1, ballot = -1, product = -1;\n"
+    "    int shuffled = -1, all = -1, loop = 0;\n"
+    "    if (lid % 3 != 1) {\n"
+    "        sum = sub_group_non_uniform_reduce_add(x);\n"
+    "        scan = sub_group_non_uniform_scan_exclusive_max(x);\n"
+    "        elect = sub_group_elect();\n"
+    "        ballot = (int)sub_group_ballot(x > 0).x;\n"
+    "        product = sub_group_clustered_reduce_mul(x % 3 + 2, 4);\n"
+    "    } else {\n"
+    "        shuffled = sub_group_shuffle(x, 1);\n"
+    "        all = sub_group_non_uniform_all(x > -500);\n"
+    "    }\n"
+    "    for (uint r = 0; r < lid % 4; r++)\n"
+    "        loop += sub_group_non_uniform_reduce_add(x + (int)r);\n"
+    "    global int *o = out + 8 * i;\n"
+    "    o[0] = sum; o[1] = scan; o[2] = elect; o[3] = ballot; o[4] = product;\n"
+    "    o[5] = shuffled; o[6] = all; o[7] = loop;\n"
     "}\n";
 
 /* half's kernels read and write floats: values in [-8, 8] in sub-groups
@@ -476,6 +509,69 @@ static void check_all_any(cl_program program)
     CHECK_EQ(clReleaseKernel(any), CL_SUCCESS);
 }
 
+/* The divergent kernel over every range, against the functions' results
+ * over the active work-items ("the work items ... that are active"). */
+static void check_divergent(cl_program program)
+{
+    enum { FIELDS = 8 };
+    static cl_int in[MAX_ITEMS], out[FIELDS * MAX_ITEMS];
+    for (size_t i = 0; i < MAX_ITEMS; i++)
+        in[i] = (cl_int)value(i, 1, 0);
+    cl_kernel k = exec_kernel(program, "divergent");
+    for (size_t ri = 0; ri < RANGES; ri++) {
+        const struct range *r = &ranges[ri];
+        run(k, r, in, sizeof(cl_int), out, FIELDS * sizeof(cl_int));
+        const struct layout *l = layout_of(r);
+        int bad = 0;
+        for (size_t i = 0; i < range_items(r) && bad < 3; i++) {
+            const size_t *members;
+            size_t n, id;
+            sub_group_of(l, i, &members, &n, &id);
+            cl_int want[FIELDS] = {-1, -1, -1, -1, -1, -1, -1, 0};
+            if (id % 3 != 1) {
+                cl_int sum = 0, scan = INT32_MIN, product = 1;
+                cl_uint ballot = 0;
+                size_t first = n;
+                for (size_t m = 0; m < n; m++) {
+                    if (m % 3 == 1)
+                        continue;
+                    cl_int v = in[members[m]];
+                    sum += v;
+                    if (m < id)
+                        scan = v > scan ? v : scan;
+                    first = m < first ? m : first;
+                    ballot |= (cl_uint)(v > 0) << m;
+                    if (m / 4 == id / 4)
+                        product *= v % 3 + 2;
+                }
+                want[0] = sum;
+                want[1] = scan;
+                want[2] = first == id;
+                want[3] = (cl_int)ballot;
+                want[4] = product;
+            } else {
+                cl_int all = 1;
+                for (size_t m = 1; m < n; m += 3)
+                    all &= in[members[m]] > -500;
+                want[5] = in[members[1]];
+                want[6] = all;
+            }
+            for (size_t round = 0; round < id % 4; round++)
+                for (size_t m = 0; m < n; m++)
+                    if (m % 4 > round)
+                        want[7] += in[members[m]] + (cl_int)round;
+            for (int f = 0; f < FIELDS; f++)
+                if (out[FIELDS * i + f] != want[f]) {
+                    fprintf(stderr, "divergent, range %zu, item %zu, field %d: %d, expected %d\n",
+                            ri, i, f, out[FIELDS * i + f], want[f]);
+                    bad++;
+                }
+        }
+        CHECK_EQ(bad, 0);
+    }
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+}
+
 /* The mixed kernel over every range. */
 static void check_mixed(cl_program program)
 {
@@ -553,6 +649,8 @@ static void check_queries(cl_program program)
     CHECK_EQ(size_ret, sizeof(size_t));
     /* The lanes of the CPU kernels are built for. */
     const char *cpu = getenv("REFCL_CPU");
+    if (cpu && !*cpu)
+        cpu = NULL;
     cl_uint width = 0;
     CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof(width),
                              &width, NULL),
@@ -687,6 +785,11 @@ int main(void)
         CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     }
     check_half_program();
+    program = exec_build(divergent_source, "-cl-std=CL3.0");
+    if (program) {
+        check_divergent(program);
+        CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+    }
     /* The sub-group nest unoptimized. */
     program = exec_build(source, "-cl-std=CL3.0 -cl-opt-disable");
     if (program) {
