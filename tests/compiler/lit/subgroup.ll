@@ -36,6 +36,11 @@ define spir_kernel void @ids(ptr addrspace(1) %out) #0 {
 ; CHECK-NEXT: [[ITEMS:%.*]] = mul i64 [[XY]],
 ; CHECK-NEXT: [[UP:%.*]] = add i64 [[ITEMS]], 7
 ; CHECK-NEXT: [[GROUPS:%.*]] = udiv i64 [[UP]], 8
+; The flags (a byte per work-item, after slot 0 and the two scratches)
+; cleared at the group's entry.
+; CHECK: [[AT80:%.*]] = mul i64 [[ITEMS]], 80
+; CHECK-NEXT: [[FLAGS0:%.*]] = getelementptr inbounds i8, ptr %{{.*}}, i64 [[AT80]]
+; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr align 1 [[FLAGS0]], i8 0, i64 [[ITEMS]], i1 false)
 ; CHECK: region:
 ; CHECK-NEXT: [[GROUP_REGION:%.*]] = phi i32 [ 0, %entry ], [ [[NEXT:%.*]], %region.latch ]
 ; CHECK: sub.group:
@@ -90,6 +95,8 @@ define spir_kernel void @ids(ptr addrspace(1) %out) #0 {
 ; CHECK-NEXT: [[GROUP_SCRATCH:%.*]] = getelementptr inbounds i8, ptr [[FRAMES]], i64 [[AT16]]
 ; CHECK-NEXT: [[AT32:%.*]] = mul i64 [[ITEMS]], 32
 ; CHECK-NEXT: [[SUB_SCRATCH:%.*]] = getelementptr inbounds i8, ptr [[FRAMES]], i64 [[AT32]]
+; CHECK-NEXT: mul i64 [[ITEMS]], 80
+; CHECK-NEXT: [[FLAGS:%.*]] = getelementptr inbounds i8, ptr [[FRAMES]]
 ; CHECK: %refcl.lane.region = load i32, ptr [[STOPPED]]
 ; CHECK-NEXT: [[HERE:%.*]] = icmp eq i32 %refcl.lane.region, 0
 ; CHECK-NEXT: [[ACTIVE:%.*]] = or i1 %refcl.first.pass, [[HERE]]
@@ -97,6 +104,7 @@ define spir_kernel void @ids(ptr addrspace(1) %out) #0 {
 ; Odd sub-groups store and stop at the sub-group barrier (region 1), the
 ; others go on to the work-group barrier (region 2).
 ; CHECK: then.i.r0:
+; CHECK-NEXT: store i8 1, ptr [[FLAGS]], align 1
 ; CHECK-NEXT: store i32 1, ptr [[SUB_SCRATCH]]
 ; CHECK-NEXT: store i32 1, ptr [[STOPPED]]
 ; CHECK: partial.exit.r0:
@@ -114,10 +122,12 @@ entry:
   %odd = and i32 %sg, 1
   %scratch = call ptr @__refcl_group_scratch()
   %sub = call ptr @__refcl_sub_group_scratch()
+  %flags = call ptr @__refcl_sub_group_flags()
   %c = icmp ne i32 %odd, 0
   br i1 %c, label %then, label %join
 
 then:
+  store i8 1, ptr %flags, align 1
   store i32 1, ptr %sub, align 4
   call void @_Z17sub_group_barrierj(i32 1)
   %v = load i32, ptr %sub, align 4
@@ -144,5 +154,6 @@ declare void @_Z17sub_group_barrierj(i32)
 declare void @_Z7barrierj(i32)
 declare ptr @__refcl_group_scratch()
 declare ptr @__refcl_sub_group_scratch()
+declare ptr @__refcl_sub_group_flags()
 
 attributes #0 = { "target-cpu"="x86-64-v3" }
