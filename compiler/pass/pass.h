@@ -40,8 +40,10 @@ struct KernelInfo {
  *  A kernel with sub-group barriers has the sub-group nest instead
  *  (BySubGroup): RHead (the work-group's region), ZHead (the sub-group
  *  loop), YHead (the sub-group's region loop), XHead (one work-item of
- *  the sub-group: the local ids from Lin), XBody, XLatch, YLatch (the
- *  sub-group's next region), ZLatch, RLatch. */
+ *  the sub-group: the local ids from Lin; only the work-items stopped
+ *  before the region run it), XBody, XLatch, YLatch (the sub-group's
+ *  next region: the earliest one after a sub-group barrier where one of
+ *  its work-items stopped), ZLatch, RLatch. */
 struct Nest {
     llvm::Function *Run = nullptr;
     llvm::BasicBlock *Entry, *RHead, *ZHead, *YHead, *XHead, *XBody;
