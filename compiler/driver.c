@@ -670,10 +670,13 @@ static void kernel_limits(struct argv *a,
 /* Feature macros (__opencl_c_*) are OpenCL C 3.0's: a 1.x program may
  * define functions of its own with the names a feature's builtins have
  * (a work_group_reduce_add written for OpenCL C 1.2), which a declaration
- * of the builtin would make an error. */
+ * of the builtin would make an error. The sub-group extensions' macros
+ * likewise: clang defines cl_khr_subgroups from OpenCL C 2.0 only. */
 static bool macro_for_language(const char *macro, unsigned cl_std)
 {
-    return cl_std >= 30 || strncmp(macro, "-D__opencl_c_", strlen("-D__opencl_c_"));
+    return cl_std >= 30 ||
+           (strncmp(macro, "-D__opencl_c_", strlen("-D__opencl_c_")) &&
+            strncmp(macro, "-Dcl_khr_subgroup", strlen("-Dcl_khr_subgroup")));
 }
 
 /* The front end's arguments: language, extensions, the user's options. */

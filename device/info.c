@@ -154,6 +154,20 @@ static const cl_name_version device_only_extensions[] = {
      * one of the other extension strings is also reported". */
     {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
     {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
+    /* subgroup.cl's char, uchar, short and ushort collectives and vector
+     * broadcasts, on __opencl_c_subgroups. Not cl_khr_subgroups itself:
+     * CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS "must return
+     * CL_TRUE for devices that support the cl_khr_subgroups extension",
+     * and refcl's sub-groups run one after another. */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_extended_types"},
+    /* subgroup_nu.cl: the functions of non-uniform control flow, whose
+     * active work-items the work-group pass runs together. */
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_vote"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_ballot"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_arithmetic"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle_relative"},
+    {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_clustered_reduce"},
 };
 /* Only where the kernel can make a dma_buf refcl can map. */
 static const cl_name_version dma_buf_extension = {CL_MAKE_VERSION(1, 0, 0),
@@ -271,6 +285,9 @@ static const cl_name_version opencl_c_features[] = {
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
     /* compiler/lib/src/workgroup.cl with the work-group pass. */
     {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
+    /* compiler/lib/src/subgroup.cl with the work-group pass
+     * (docs/compiler.md), clGetKernelSubGroupInfo (kernel/info.c). */
+    {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
     /* OpenCL C 3.0 s6.2.1 "__opencl_c_generic_address_space: The OpenCL C
      * compiler supports the generic address space": unqualified pointers,
      * to_global/to_local/to_private and get_fence (lowered by the
@@ -294,6 +311,16 @@ static const char *const clang_feature_macros[] = {
     "-D__opencl_c_atomic_scope_device=1",
     "-D__opencl_c_atomic_scope_all_devices=1",
     "-D__opencl_c_work_group_collective_functions=1",
+    /* Extensions clang 15 knows only for SPIR (opencl-c-base.h), which
+     * opencl-c.h's declarations of their functions test; with OpenCL C 3.0
+     * only, as __opencl_c_subgroups, which they extend (compiler/driver.c). */
+    "-Dcl_khr_subgroup_extended_types=1",
+    "-Dcl_khr_subgroup_non_uniform_vote=1",
+    "-Dcl_khr_subgroup_ballot=1",
+    "-Dcl_khr_subgroup_non_uniform_arithmetic=1",
+    "-Dcl_khr_subgroup_shuffle=1",
+    "-Dcl_khr_subgroup_shuffle_relative=1",
+    "-Dcl_khr_subgroup_clustered_reduce=1",
     "-D__OPENCL_VERSION__=300",
     /* "__IMAGE_SUPPORT__ ... is set to 1 if images are supported". */
     "-D__IMAGE_SUPPORT__=1",
@@ -864,8 +891,8 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
 
     /* Host command-queues (queue/queue.c: in-order or out-of-order,
      * profiling), and the optional OpenCL 2.x / 3.0 features: non-uniform
-     * work-groups on (exec/ndrange.c); device-side enqueue, pipes,
-     * generic address space, work-group collectives, sub-groups off. */
+     * work-groups (exec/ndrange.c), generic address space, work-group
+     * collectives and sub-groups on; device-side enqueue, pipes off. */
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: /* = CL_DEVICE_QUEUE_PROPERTIES */
         return answer_ulong(q, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
                                    CL_QUEUE_PROFILING_ENABLE);
@@ -879,8 +906,14 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_MAX_PIPE_ARGS:
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
         return answer_uint(q, 0);
+    /* "Maximum number of sub-groups in a work-group that a device is
+     * capable of executing on a single compute unit, for any given
+     * kernel-instance running on the device": the largest group in the
+     * smallest sub-groups a kernel is compiled with (4 lanes: SSE, NEON;
+     * the work-group pass's subGroupSizeFor). */
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+        return answer_uint(q, MAX_WORK_GROUP_SIZE / REFCL_MIN_SUB_GROUP_SIZE);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
         return answer_bool(q, CL_TRUE);
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
@@ -895,6 +928,11 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
         return answer_bool(q, CL_TRUE);
     case CL_DEVICE_PIPE_SUPPORT:
+        return answer_bool(q, CL_FALSE);
+    /* "Is CL_TRUE if this device supports independent forward progress of
+     * sub-groups": a work-group's sub-groups run one after another on one
+     * thread, each until a work-group barrier or its end (so the device
+     * does not list cl_khr_subgroups, above). */
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         return answer_bool(q, CL_FALSE);
 

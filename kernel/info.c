@@ -3,9 +3,9 @@
  * Kernel queries: clGetKernelInfo, clGetKernelArgInfo (built-in kernels
  * know their arguments' names, types and qualifiers; compiled kernels
  * their names only when built with -cl-kernel-arg-info),
- * clGetKernelWorkGroupInfo and clGetKernelSubGroupInfo[KHR] (refcl's
- * devices have no sub-groups).
+ * clGetKernelWorkGroupInfo and clGetKernelSubGroupInfo[KHR].
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "refcl/api.h"
@@ -286,31 +286,132 @@ cl_int CL_API_CALL refcl_clGetKernelWorkGroupInfo(
                              param_value_size_ret);
 }
 
-/* Sub-groups are optional in OpenCL 3.0 and refcl's devices have none
- * (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0): after the kernel and the device,
- * CL_INVALID_OPERATION "if device does not support sub-groups". */
+/* The kernel's sub-group size on @p device: a compiled kernel's, as its
+ * executable was built (compiler/pass: the CPU's 32-bit lanes); a built-in
+ * kernel runs each work-group as one sub-group ("In the degenerate case, a
+ * single sub-group must be supported for each work-group"). */
+static size_t sub_group_size(const struct _cl_kernel *kernel,
+                             cl_device_id device)
+{
+    if (!kernel->compiled)
+        return REFCL_MAX_WORK_GROUP_SIZE;
+    const struct refcl_abi_kernel *k = compiled_entry(kernel, device);
+    if (!k)
+        k = compiled_entry(kernel, NULL);
+    return k->sub_group_size;
+}
+
+/* The local size the ND-range queries take: "an array of size_t values
+ * corresponding to the local work size parameter of the intended
+ * dispatch. The number of dimensions in the ND-range will be inferred from
+ * the value specified for input_value_size." Its work-items, or 0 with
+ * CL_INVALID_VALUE "if ... the size in bytes specified by input_value_size
+ * is not valid or if input_value is NULL". */
+static cl_int local_items(size_t input_value_size, const void *input_value,
+                          size_t *items)
+{
+    if (!input_value)
+        return REFCL_FAIL(CL_INVALID_VALUE, "input_value NULL");
+    if (input_value_size % sizeof(size_t) || !input_value_size ||
+        input_value_size > 3 * sizeof(size_t))
+        return REFCL_FAIL(CL_INVALID_VALUE, "input_value_size %zu: not 1 to "
+                          "3 size_t", input_value_size);
+    const size_t *local = input_value;
+    *items = 1;
+    for (size_t d = 0; d < input_value_size / sizeof(size_t); d++)
+        *items *= local[d];
+    return CL_SUCCESS;
+}
+
+/* CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: "Any returned work-group will
+ * have one dimension. Other dimensions inferred from the value specified
+ * for param_value_size will be filled with the value 1 ... If no
+ * work-group size can accommodate the requested number of sub-groups, 0
+ * will be returned in each element": count sub-groups of size S are
+ * count * S work-items along x, if the kernel may run that many (its
+ * reqd_work_group_size, if any, being that group). */
+static void local_size_for_count(size_t count, size_t size, size_t max_items,
+                                 const size_t compile[3], size_t local[3])
+{
+    size_t items = count * size;
+    bool fits = count && items / size == count && items <= max_items;
+    if (compile[0] && fits)
+        fits = compile[0] == items && compile[1] * compile[2] == 1;
+    local[0] = fits ? items : 0;
+    local[1] = local[2] = fits ? 1 : 0;
+}
+
+/* Sub-groups are runs of the kernel's sub-group size S in the local linear
+ * id, the last one of a group possibly shorter (docs/compiler.md). */
 cl_int CL_API_CALL refcl_clGetKernelSubGroupInfo(
     cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
     size_t input_value_size, const void *input_value, size_t param_value_size,
     void *param_value, size_t *param_value_size_ret)
 {
-    (void)param_name;
-    (void)input_value_size;
-    (void)input_value;
-    (void)param_value_size;
-    (void)param_value;
-    (void)param_value_size_ret;
     if (!refcl_object_valid(kernel, REFCL_KERNEL))
         return refcl_invalid_handle(kernel, REFCL_KERNEL);
     cl_int status = kernel_device_check(kernel, device);
-    return status != CL_SUCCESS
-               ? status
-               : REFCL_FAIL(CL_INVALID_OPERATION, "\"if device does not "
-                            "support sub-groups\"");
+    if (status != CL_SUCCESS)
+        return status;
+    struct group_facts facts = kernel->compiled
+                                   ? compiled_facts(kernel, device)
+                                   : builtin_facts(kernel);
+    const size_t size = sub_group_size(kernel, device);
+    size_t max_items = facts.max_items, items = 0, answer[3];
+    if (facts.compile[0])
+        max_items = facts.compile[0] * facts.compile[1] * facts.compile[2];
+    size_t answer_size = sizeof(size_t);
+    switch (param_name) {
+    case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+    case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE:
+        status = local_items(input_value_size, input_value, &items);
+        if (status != CL_SUCCESS)
+            return status;
+        answer[0] = param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE
+                        ? (items < size ? items : size)
+                        : (items + size - 1) / size;
+        break;
+    case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT:
+        if (!input_value || input_value_size != sizeof(size_t))
+            return REFCL_FAIL(CL_INVALID_VALUE, "input_value_size %zu, "
+                              "input_value %p: one size_t wanted",
+                              input_value_size, input_value);
+        /* "The output array must be an array of size_t values
+         * corresponding to the local size parameter": 1 to 3 of them as
+         * param_value_size says, 3 when asked for the size. */
+        answer_size = param_value_size;
+        if (!param_value && (answer_size % sizeof(size_t) || !answer_size ||
+                             answer_size > sizeof(answer)))
+            answer_size = sizeof(answer);
+        if (answer_size % sizeof(size_t) || !answer_size ||
+            answer_size > sizeof(answer))
+            return REFCL_FAIL(CL_INVALID_VALUE, "param_value_size %zu: not 1 "
+                              "to 3 size_t", param_value_size);
+        local_size_for_count(*(const size_t *)input_value, size, max_items,
+                             facts.compile, answer);
+        break;
+    case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+        /* "the maximum number of sub-groups that may make up each
+         * work-group to execute a kernel". */
+        answer[0] = (max_items + size - 1) / size;
+        break;
+    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+        /* "If the sub-group count is not specified then 0 is returned":
+         * OpenCL C has no attribute for it, and the SPIR-V translator
+         * drops SubgroupsPerWorkgroup. */
+        answer[0] = 0;
+        break;
+    default:
+        return REFCL_FAIL(CL_INVALID_VALUE, "param_name 0x%X: \"if "
+                          "param_name is not one of the supported values\"",
+                          param_name);
+    }
+    return refcl_info_return(answer, answer_size, param_value_size,
+                             param_value, param_value_size_ret);
 }
 
 /* cl_khr_subgroups' name for the same query; refcl does not list the
- * extension, but the dispatch slot must answer. */
+ * extension (device/info.c), but the dispatch slot must answer. */
 cl_int CL_API_CALL refcl_clGetKernelSubGroupInfoKHR(
     cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
     size_t input_value_size, const void *input_value, size_t param_value_size,

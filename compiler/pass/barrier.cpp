@@ -7,6 +7,15 @@
 // are uniform (OpenCL C 3.0, 6.15.12.1: all work-items reach the same
 // one), so the next region is one value for the group.
 //
+// A sub-group barrier cuts the kernel the same way, in the sub-group nest
+// (pass.h): its region loop is per sub-group, whose work-items all reach
+// the same sub-group barrier ("if any work-item in a sub-group encounters
+// a sub_group_barrier, the barrier must be encountered by all work-items
+// in the sub-group", OpenCL C "Synchronization Functions"), so a sub-group
+// runs on to its next region there, and the next sub-group runs from a
+// work-group barrier or the return. Other sub-groups need not reach that
+// sub-group barrier at all.
+//
 // A value defined in one region and used in another, or an alloca, is
 // per work-item: it moves into the work-item's slot in group->frames.
 // Unless it is uniform (uniform.cpp): computed again where used when it is
@@ -84,11 +93,14 @@ private:
 
 // The region entries: the kernel's start (region 0), then the point after
 // each barrier; each barrier now records its region and ends the work-item.
+// SubGroupEntries: the regions after a sub-group barrier.
 std::vector<BasicBlock *> cutAtBarriers(Nest &N, std::vector<CallInst *> &Barriers,
-                                        AllocaInst *Next)
+                                        Value *Next, std::vector<unsigned> &SubGroupEntries)
 {
     std::vector<BasicBlock *> Entries = {N.XBody};
     for (CallInst *Call : Barriers) {
+        if (isSubGroupBarrier(Call->getCalledFunction()))
+            SubGroupEntries.push_back(Entries.size());
         BasicBlock *Before = Call->getParent();
         BasicBlock *After = SplitBlock(Before, Call->getNextNode());
         Before->getTerminator()->eraseFromParent();
@@ -101,7 +113,61 @@ std::vector<BasicBlock *> cutAtBarriers(Nest &N, std::vector<CallInst *> &Barrie
     return Entries;
 }
 
-void dispatchRegions(Nest &N, const std::vector<BasicBlock *> &Entries, AllocaInst *Next)
+// The sub-group's own latch: each work-item has recorded where it stopped
+// (N.LaneNext, frame slot 0). The sub-group runs next the earliest region
+// after a sub-group barrier at which any of its work-items waits, with
+// those work-items only (its active ones: a collective of non-uniform
+// control flow sees the work-items that reached it); when none waits at
+// one (all stopped at a work-group barrier or returned), the next
+// sub-group runs, and the group goes on where its work-items stopped.
+void scanSubGroup(Nest &N, AllocaInst *Next, const std::vector<unsigned> &SubGroupEntries)
+{
+    LLVMContext &C = N.Run->getContext();
+    BasicBlock *Scan = BasicBlock::Create(C, "sub.region.scan", N.Run);
+    BasicBlock *Done = BasicBlock::Create(C, "sub.region.done", N.Run);
+    BasicBlock *Leave = BasicBlock::Create(C, "sub.region.leave", N.Run);
+    BasicBlock *Again = BasicBlock::Create(C, "sub.region.again", N.Run);
+    Instruction *Old = N.YLatch->getTerminator();
+    IRBuilder<> B(Old);
+    Value *Frames = loadField(B, N.Run->getArg(1), G_FRAMES, B.getPtrTy());
+    B.CreateBr(Scan);
+    Old->eraseFromParent();
+
+    B.SetInsertPoint(Scan);
+    Value *None = B.getInt32(RegionReturn);
+    PHINode *Lane = B.CreatePHI(B.getInt64Ty(), 2, "refcl.scan.lane");
+    PHINode *Min = B.CreatePHI(B.getInt32Ty(), 2, "refcl.scan.min");
+    PHINode *Stop = B.CreatePHI(B.getInt32Ty(), 2, "refcl.scan.stop");
+    Value *At = B.CreateMul(B.CreateAdd(N.SubGroupBase, Lane), B.getInt64(4));
+    Value *V = B.CreateLoad(B.getInt32Ty(), B.CreateInBoundsGEP(B.getInt8Ty(), Frames, At));
+    Value *Waits = B.getFalse();
+    for (unsigned I : SubGroupEntries)
+        Waits = B.CreateOr(Waits, B.CreateICmpEQ(V, B.getInt32(I)));
+    Value *NextMin = B.CreateSelect(B.CreateAnd(Waits, B.CreateICmpULT(V, Min)), V, Min);
+    Value *NextStop = B.CreateSelect(B.CreateAnd(B.CreateNot(Waits), B.CreateICmpNE(V, None)),
+                                     V, Stop);
+    Value *NextLane = B.CreateNUWAdd(Lane, B.getInt64(1));
+    B.CreateCondBr(B.CreateICmpULT(NextLane, N.SubGroupItems), Scan, Done);
+    Lane->addIncoming(B.getInt64(0), N.YLatch);
+    Lane->addIncoming(NextLane, Scan);
+    Min->addIncoming(None, N.YLatch);
+    Min->addIncoming(NextMin, Scan);
+    Stop->addIncoming(None, N.YLatch);
+    Stop->addIncoming(NextStop, Scan);
+
+    B.SetInsertPoint(Done);
+    B.CreateCondBr(B.CreateICmpNE(NextMin, None), Again, Leave);
+    B.SetInsertPoint(Leave);
+    B.CreateStore(NextStop, Next);
+    B.CreateBr(N.ZLatch);
+    B.SetInsertPoint(Again);
+    B.CreateBr(N.YHead);
+    N.Region->addIncoming(NextMin, Again);
+    N.FirstPass->addIncoming(B.getFalse(), Again);
+}
+
+void dispatchRegions(Nest &N, const std::vector<BasicBlock *> &Entries, AllocaInst *Next,
+                     const std::vector<unsigned> &SubGroupEntries)
 {
     Instruction *Old = N.XHead->getTerminator();
     IRBuilder<> B(Old);
@@ -110,6 +176,10 @@ void dispatchRegions(Nest &N, const std::vector<BasicBlock *> &Entries, AllocaIn
         S->addCase(B.getInt32(I), Entries[I]);
     Old->eraseFromParent();
 
+    // The region the work-group goes on with: the region phi's in the
+    // work-group nest, the group region's (RHead's first phi) in the
+    // sub-group nest.
+    PHINode *GroupRegion = N.BySubGroup ? &*N.RHead->phis().begin() : N.Region;
     Instruction *Ret = N.RLatch->getTerminator();
     B.SetInsertPoint(Ret);
     Value *Region = B.CreateLoad(B.getInt32Ty(), Next, "refcl.next.region");
@@ -117,7 +187,10 @@ void dispatchRegions(Nest &N, const std::vector<BasicBlock *> &Entries, AllocaIn
     B.CreateCondBr(B.CreateICmpEQ(Region, B.getInt32(RegionReturn)), Exit, N.RHead);
     Ret->eraseFromParent();
     ReturnInst::Create(N.Run->getContext(), Exit);
-    N.Region->addIncoming(Region, N.RLatch);
+    GroupRegion->addIncoming(Region, N.RLatch);
+    if (!N.BySubGroup)
+        return;
+    scanSubGroup(N, Next, SubGroupEntries);
 }
 
 // The kernel's allocas (private arrays, a byval argument's copy) are the
@@ -277,10 +350,10 @@ void dropForeignIncoming(BasicBlock *BB)
 BasicBlock *cloneRegionLoops(Nest &N, BasicBlock *Entry, unsigned R,
                              std::vector<BasicBlock *> &Clones)
 {
-    std::vector<BasicBlock *> Blocks = {N.ZHead, N.YHead, N.XHead};
+    std::vector<BasicBlock *> Blocks = N.Heads;
     std::vector<BasicBlock *> Body = regionBlocks(N, Entry);
     Blocks.insert(Blocks.end(), Body.begin(), Body.end());
-    Blocks.insert(Blocks.end(), {N.XLatch, N.YLatch, N.ZLatch});
+    Blocks.insert(Blocks.end(), N.Latches.begin(), N.Latches.end());
     ValueToValueMapTy VMap;
     size_t First = Clones.size();
     for (BasicBlock *BB : Blocks) {
@@ -296,8 +369,18 @@ BasicBlock *cloneRegionLoops(Nest &N, BasicBlock *Entry, unsigned R,
     markParallel(BodyClones, cast<BasicBlock>(VMap[N.XLatch]));
     auto *XHead = cast<BasicBlock>(VMap[N.XHead]);
     XHead->getTerminator()->eraseFromParent();
-    BranchInst::Create(cast<BasicBlock>(VMap[Entry]), XHead);
-    return cast<BasicBlock>(VMap[N.ZHead]);
+    if (N.BySubGroup) {
+        // Only the sub-group's work-items stopped before this region run
+        // it (all of them at the sub-group's first).
+        IRBuilder<> B(XHead);
+        Value *Mine = B.CreateLoad(B.getInt32Ty(), VMap[N.LaneNext], "refcl.lane.region");
+        Value *Active = B.CreateOr(N.FirstPass, B.CreateICmpEQ(Mine, B.getInt32(R)));
+        B.CreateCondBr(Active, cast<BasicBlock>(VMap[Entry]),
+                       cast<BasicBlock>(VMap[N.XLatch]));
+    } else {
+        BranchInst::Create(cast<BasicBlock>(VMap[Entry]), XHead);
+    }
+    return cast<BasicBlock>(VMap[N.Heads.front()]);
 }
 
 // Each region gets its own work-item loops, chosen once per region rather
@@ -307,7 +390,7 @@ void loopPerRegion(Nest &N, const std::vector<BasicBlock *> &Entries)
     std::vector<BasicBlock *> Heads, Clones;
     for (unsigned R = 0; R < Entries.size(); R++)
         Heads.push_back(cloneRegionLoops(N, Entries[R], R, Clones));
-    Instruction *Old = N.RHead->getTerminator();
+    Instruction *Old = N.Dispatch->getTerminator();
     IRBuilder<> B(Old);
     SwitchInst *S = B.CreateSwitch(N.Region, Heads[0], Heads.size() - 1);
     for (unsigned R = 1; R < Heads.size(); R++)
@@ -319,10 +402,11 @@ void loopPerRegion(Nest &N, const std::vector<BasicBlock *> &Entries)
 }
 
 // The work-group functions' scratch (compiler/lib/src/workgroup.cl): 16
-// bytes per work-item, all the group's in one array. The calls lose their
-// uses here and go once the uniform values' set, which may name them, is
-// no longer read.
-constexpr uint64_t ScratchBytes = 16;
+// bytes per work-item, all the group's in one array; the sub-group
+// functions' (subgroup.cl) 48, for a sub-group of 4 to broadcast a long16.
+// The calls lose their uses here and go once the uniform values' set,
+// which may name them, is no longer read.
+constexpr uint64_t ScratchBytes = 16, SubGroupScratchBytes = 48;
 
 std::vector<CallInst *> groupScratchCalls(Function *Run)
 {
@@ -333,15 +417,33 @@ std::vector<CallInst *> groupScratchCalls(Function *Run)
     return Calls;
 }
 
+// The work-group functions' scratch and the sub-group functions' are two:
+// in a kernel with sub-group barriers, a sub-group runs on past a
+// work-group collective's last step, to its sub-group collectives, before
+// the next sub-group has read the work-group collective's result.
+// The sub-group flags (subgroup_nu.cl) are a byte per work-item, which
+// the group's entry clears.
 void placeGroupScratch(Frame &F)
 {
-    std::vector<CallInst *> Calls = groupScratchCalls(F.N.Run);
-    if (Calls.empty())
-        return;
-    // A group slot of ScratchBytes per work-item is their array.
-    Value *Scratch = F.groupSlot(ScratchBytes, Align(ScratchBytes));
-    for (CallInst *Call : Calls)
-        Call->replaceAllUsesWith(Scratch);
+    std::map<Function *, Value *> Scratch;
+    for (CallInst *Call : groupScratchCalls(F.N.Run)) {
+        // A group slot of ScratchBytes per work-item is their array.
+        Value *&Slot = Scratch[Call->getCalledFunction()];
+        StringRef Name = Call->getCalledFunction()->getName();
+        if (!Slot && Name == "__refcl_sub_group_flags") {
+            uint64_t Start = alignTo(F.Bytes, ScratchBytes);
+            Slot = F.groupSlot(1, Align(ScratchBytes));
+            IRBuilder<> B(F.N.Entry->getTerminator());
+            Value *Frames = loadField(B, F.N.Run->getArg(1), G_FRAMES, B.getPtrTy());
+            Value *At = B.CreateInBoundsGEP(B.getInt8Ty(), Frames,
+                                            B.CreateMul(F.N.Items, B.getInt64(Start)));
+            B.CreateMemSet(At, B.getInt8(0), F.N.Items, MaybeAlign(1));
+        } else if (!Slot) {
+            bool Sub = Name == "__refcl_sub_group_scratch";
+            Slot = F.groupSlot(Sub ? SubGroupScratchBytes : ScratchBytes, Align(ScratchBytes));
+        }
+        Call->replaceAllUsesWith(Slot);
+    }
 }
 
 } // namespace
@@ -351,13 +453,21 @@ uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers)
     BasicBlock *Return = N.XLatch->getSinglePredecessor();
     auto *Next = new AllocaInst(Type::getInt32Ty(N.Run->getContext()), 0, "refcl.next",
                                 N.Entry->getTerminator());
+    Frame F(N);
+    // Where a work-item stopped: the group's one value in the work-group
+    // nest (barriers are uniform), each work-item's in the sub-group nest
+    // (frame slot 0, which scanSubGroup reads).
+    Value *Stop = Next;
+    if (N.BySubGroup)
+        Stop = N.LaneNext = F.slot(4, Align(4));
     if (Return) // else the kernel never returns
-        new StoreInst(ConstantInt::get(Next->getAllocatedType(), RegionReturn), Next,
+        new StoreInst(ConstantInt::get(Next->getAllocatedType(), RegionReturn), Stop,
                       Return->getTerminator());
     UniformValues Uniform(N);
-    std::vector<BasicBlock *> Entries = cutAtBarriers(N, Barriers, Next);
-    dispatchRegions(N, Entries, Next);
-    Frame F(N);
+    std::vector<unsigned> SubGroupEntries;
+    std::vector<BasicBlock *> Entries = cutAtBarriers(N, Barriers, Stop, SubGroupEntries);
+    dispatchRegions(N, Entries, Next, SubGroupEntries);
+    F.B.SetInsertPoint(N.XHead->getTerminator()); // the one it made
     placeGroupScratch(F);
     moveAllocasToFrame(F, Next);
     spillCrossRegionValues(F, Uniform, Entries);

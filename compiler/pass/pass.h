@@ -30,12 +30,20 @@ struct KernelInfo {
     uint64_t LocalBytes = 0;
     uint64_t FrameBytes = 0;
     uint64_t PrivateBytes = 0;
+    uint32_t SubGroupSize = 0;
 };
 
 /** The loop nest of a work-group function, for the work-item functions
  *  and the barrier split. Blocks in execution order: Entry, RHead (the
  *  region loop), ZHead, YHead, XHead (one work-item: Lin, FrameBase),
- *  XBody (the kernel), XLatch ... ZLatch, RLatch. */
+ *  XBody (the kernel), XLatch ... ZLatch, RLatch.
+ *  A kernel with sub-group barriers has the sub-group nest instead
+ *  (BySubGroup): RHead (the work-group's region), ZHead (the sub-group
+ *  loop), YHead (the sub-group's region loop), XHead (one work-item of
+ *  the sub-group: the local ids from Lin; only the work-items stopped
+ *  before the region run it), XBody, XLatch, YLatch (the sub-group's
+ *  next region: the earliest one after a sub-group barrier where one of
+ *  its work-items stopped), ZLatch, RLatch. */
 struct Nest {
     llvm::Function *Run = nullptr;
     llvm::BasicBlock *Entry, *RHead, *ZHead, *YHead, *XHead, *XBody;
@@ -50,6 +58,21 @@ struct Nest {
     llvm::Value *WorkDim;
     llvm::Value *Offset[3], *GlobalSize[3], *Enqueued[3], *NumGroups[3];
     llvm::Value *GroupId[3], *LocalSize[3];
+    // Sub-groups: runs of SubGroupSize consecutive local linear ids.
+    uint32_t SubGroupSize = 4;
+    bool BySubGroup = false;
+    // The block that enters a region's work-item loops (RHead, or YHead
+    // in the sub-group nest), the region's number (a phi there), and the
+    // loops each region gets a copy of, outermost first.
+    llvm::BasicBlock *Dispatch = nullptr;
+    std::vector<llvm::BasicBlock *> Heads, Latches;
+    // The sub-group nest's: the sub-group's first linear id and its
+    // work-items (in ZHead), whether its region loop is at its first pass
+    // (a phi in YHead), and the address of the work-item's next region
+    // (in XHead, the barrier split's).
+    llvm::Value *SubGroupBase = nullptr, *SubGroupItems = nullptr;
+    llvm::PHINode *FirstPass = nullptr;
+    llvm::Value *LaneNext = nullptr;
 };
 
 /** What a function pass that changes instructions, never blocks, keeps:
@@ -71,14 +94,27 @@ std::vector<llvm::Function *> kernelsOf(llvm::Module &M);
  *  printf. */
 std::set<llvm::Function *> functionsToInline(llvm::Module &M);
 
-/** Builds K's work-group function (refcl_abi_run). */
-KernelInfo buildWorkGroup(llvm::Function &K,
-                          const std::set<llvm::Function *> &Inline);
+/** The functions that call one of which Is holds, or call such a
+ *  function, and so on. */
+std::set<llvm::Function *> functionsReaching(llvm::Module &M,
+                                             bool (*Is)(const llvm::Function *));
 
-/** Whether F is a barrier (any spelling). */
+/** Builds K's work-group function (refcl_abi_run), with the sub-group
+ *  nest when K reaches a sub-group barrier. */
+KernelInfo buildWorkGroup(llvm::Function &K, const std::set<llvm::Function *> &Inline,
+                          bool BySubGroup);
+
+/** Whether F is a work-group barrier (any spelling). */
 bool isBarrier(const llvm::Function *F);
-/** Whether F is the work-group functions' scratch, which the barrier
- *  split places (__refcl_group_scratch, compiler/lib/src/workgroup.cl). */
+/** Whether F is a sub-group barrier (either overload). */
+bool isSubGroupBarrier(const llvm::Function *F);
+/** The sub-group size of a kernel compiled for the CPU @p Cpu (its
+ *  "target-cpu"): its 32-bit SIMD lanes. */
+uint32_t subGroupSizeFor(llvm::StringRef Cpu);
+/** Whether F is the work-group or the sub-group functions' scratch, which
+ *  the barrier split places (__refcl_group_scratch,
+ *  __refcl_sub_group_scratch, __refcl_sub_group_flags:
+ *  compiler/lib/src/collective.inc). */
 bool isGroupScratch(const llvm::Function *F);
 /** Whether F is a work-item function (get_local_id ...). */
 bool isWorkItemFunction(const llvm::Function *F);
@@ -142,9 +178,10 @@ private:
     std::set<const llvm::Value *> Uniform;
 };
 
-/** Splits the nest's kernel at its barriers (there is one at least),
- *  keeps what lives across them per work-item, and gives each region its
- *  own copy of the nest (N's blocks are gone); returns the frame size. */
+/** Splits the nest's kernel at its barriers (there is one at least; with
+ *  sub-group barriers, N is the sub-group nest), keeps what lives across
+ *  them per work-item, and gives each region its own copy of the nest's
+ *  work-item loops (N's blocks are gone); returns the frame size. */
 uint64_t splitAtBarriers(Nest &N, std::vector<llvm::CallInst *> &Barriers);
 
 /** Marks the x loop of Body (its blocks) and Latch parallel. */

@@ -246,7 +246,8 @@ Constant *kernel(Emitter &E, const KernelInfo &Info)
                     ArgArray, E.i64(Info.LocalBytes), E.i64(Info.FrameBytes),
                     E.i64(Info.PrivateBytes), triple(E, K.getMetadata("reqd_work_group_size")),
                     triple(E, K.getMetadata("work_group_size_hint")), HintStr,
-                    E.string(attributes(K, Hint)), E.i32(Info.UsesPrintf), E.i32(0)});
+                    E.string(attributes(K, Hint)), E.i32(Info.UsesPrintf),
+                    E.i32(Info.SubGroupSize)});
 }
 
 // CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE counts the program-scope
@@ -269,7 +270,9 @@ constexpr const char *KernelsMetadata = "refcl.kernels";
 enum TableField { TABLE_GLOBAL_BYTES = 3, TABLE_FIELDS };
 
 // One kernel's node: kernel, work-group function, then the fields below.
-enum RecordField { R_KERNEL, R_RUN, R_BARRIER, R_PRINTF, R_LOCAL, R_FRAME, R_PRIVATE, R_COUNT };
+enum RecordField {
+    R_KERNEL, R_RUN, R_BARRIER, R_PRINTF, R_LOCAL, R_FRAME, R_PRIVATE, R_SUB_GROUP, R_COUNT
+};
 
 Function *mdFunction(const MDNode *N, unsigned I)
 {
@@ -289,7 +292,8 @@ void recordKernel(const KernelInfo &Info)
         ConstantAsMetadata::get(ConstantInt::get(I1, Info.UsesPrintf)),
         ConstantAsMetadata::get(ConstantInt::get(I64, Info.LocalBytes)),
         ConstantAsMetadata::get(ConstantInt::get(I64, Info.FrameBytes)),
-        ConstantAsMetadata::get(ConstantInt::get(I64, Info.PrivateBytes))};
+        ConstantAsMetadata::get(ConstantInt::get(I64, Info.PrivateBytes)),
+        ConstantAsMetadata::get(ConstantInt::get(I64, Info.SubGroupSize))};
     M.getOrInsertNamedMetadata(KernelsMetadata)->addOperand(MDNode::get(C, Ops));
 }
 
@@ -310,6 +314,7 @@ std::vector<KernelInfo> recordedKernels(const Module &M)
         Info.LocalBytes = mdInt(N, R_LOCAL);
         Info.FrameBytes = mdInt(N, R_FRAME);
         Info.PrivateBytes = mdInt(N, R_PRIVATE);
+        Info.SubGroupSize = mdInt(N, R_SUB_GROUP);
         Kernels.push_back(Info);
     }
     return Kernels;

@@ -3,6 +3,9 @@
 // the loops over the local ids (z, y, x; x innermost) around the inlined
 // kernel, the work-item functions read from the group and the loop
 // counters, the kernel-scope __local variables placed in group->local_mem.
+// A sub-group is a run of SubGroupSize consecutive local linear ids; a
+// kernel with sub-group barriers runs its work-items sub-group by
+// sub-group (the sub-group nest, pass.h).
 #include "pass.h"
 #include "passes.h"
 
@@ -52,7 +55,9 @@ namespace {
 enum WorkItem {
     WI_NONE, WI_WORK_DIM, WI_GLOBAL_SIZE, WI_GLOBAL_ID, WI_LOCAL_SIZE,
     WI_ENQUEUED_LOCAL_SIZE, WI_LOCAL_ID, WI_NUM_GROUPS, WI_GROUP_ID,
-    WI_GLOBAL_OFFSET, WI_GLOBAL_LINEAR_ID, WI_LOCAL_LINEAR_ID
+    WI_GLOBAL_OFFSET, WI_GLOBAL_LINEAR_ID, WI_LOCAL_LINEAR_ID,
+    WI_SUB_GROUP_SIZE, WI_MAX_SUB_GROUP_SIZE, WI_NUM_SUB_GROUPS,
+    WI_ENQUEUED_NUM_SUB_GROUPS, WI_SUB_GROUP_ID, WI_SUB_GROUP_LOCAL_ID
 };
 
 // The names clang-15 gives the work-item functions of opencl-c-base.h
@@ -73,6 +78,12 @@ WorkItem workItemOf(const Function *F)
         .Case("_Z17get_global_offsetj", WI_GLOBAL_OFFSET)
         .Case("_Z20get_global_linear_idv", WI_GLOBAL_LINEAR_ID)
         .Case("_Z19get_local_linear_idv", WI_LOCAL_LINEAR_ID)
+        .Case("_Z18get_sub_group_sizev", WI_SUB_GROUP_SIZE)
+        .Case("_Z22get_max_sub_group_sizev", WI_MAX_SUB_GROUP_SIZE)
+        .Case("_Z18get_num_sub_groupsv", WI_NUM_SUB_GROUPS)
+        .Case("_Z27get_enqueued_num_sub_groupsv", WI_ENQUEUED_NUM_SUB_GROUPS)
+        .Case("_Z16get_sub_group_idv", WI_SUB_GROUP_ID)
+        .Case("_Z22get_sub_group_local_idv", WI_SUB_GROUP_LOCAL_ID)
         .Default(WI_NONE);
 }
 
@@ -143,9 +154,9 @@ PHINode *makeLoop(BasicBlock *Pre, BasicBlock *Head, BasicBlock *Latch,
     return I;
 }
 
-void buildNest(Function &K, Nest &N)
+// The work-group nest: the region loop around the z, y, x loops.
+void buildGroupNest(Nest &N)
 {
-    LLVMContext &C = K.getContext();
     Function *Run = N.Run;
     N.Entry = block(Run, "entry");
     N.RHead = block(Run, "region");
@@ -180,7 +191,90 @@ void buildNest(Function &K, Nest &N)
     B.CreateBr(N.XBody);
     B.SetInsertPoint(N.RLatch);
     B.CreateRetVoid();
-    (void)C;
+    N.Dispatch = N.RHead;
+    N.Heads = {ZHead, YHead, N.XHead};
+    N.Latches = {N.XLatch, YLatch, ZLatch};
+}
+
+// (n + S - 1) / S: the sub-groups of n work-items.
+Value *subGroupsOf(IRBuilder<> &B, const Nest &N, Value *Items)
+{
+    return B.CreateUDiv(B.CreateAdd(Items, B.getInt64(N.SubGroupSize - 1)),
+                        B.getInt64(N.SubGroupSize));
+}
+
+// The sub-group nest: the work-group's region loop around the sub-group
+// loop (z), each sub-group's region loop (y) and its work-items (x), whose
+// local ids come from the linear one. A sub-group runs region after region
+// until its work-items reach a work-group barrier or return, then the next
+// sub-group does (the sub-group barriers are the y loop's back edge, the
+// work-group ones the region loop's).
+void buildSubGroupNest(Nest &N)
+{
+    Function *Run = N.Run;
+    N.Entry = block(Run, "entry");
+    N.RHead = block(Run, "region");
+    N.ZHead = block(Run, "sub.group");
+    N.YHead = block(Run, "sub.region");
+    N.XHead = block(Run, "x");
+    N.XBody = block(Run, "body");
+    N.XLatch = block(Run, "x.latch");
+    N.YLatch = block(Run, "sub.region.latch");
+    N.ZLatch = block(Run, "sub.group.latch");
+    N.RLatch = block(Run, "region.latch");
+
+    IRBuilder<> B(N.Entry);
+    loadGroup(B, Run->getArg(1), N);
+    N.Items = B.CreateMul(B.CreateMul(N.LocalSize[0], N.LocalSize[1]), N.LocalSize[2]);
+    Value *Groups = subGroupsOf(B, N, N.Items);
+    B.CreateBr(N.RHead);
+    B.SetInsertPoint(N.RHead);
+    PHINode *GroupRegion = B.CreatePHI(B.getInt32Ty(), 2, "refcl.group.region");
+    GroupRegion->addIncoming(B.getInt32(0), N.Entry);
+    B.CreateBr(N.ZHead);
+    PHINode *Sg = makeLoop(N.RHead, N.ZHead, N.ZLatch, N.RLatch, Groups);
+    Sg->setName("refcl.sub.group");
+    B.SetInsertPoint(N.ZHead);
+    Value *Base = B.CreateMul(Sg, B.getInt64(N.SubGroupSize), "refcl.sub.group.base");
+    Value *Size = B.CreateSub(N.Items, Base);
+    Size = B.CreateSelect(B.CreateICmpULT(Size, B.getInt64(N.SubGroupSize)), Size,
+                          B.getInt64(N.SubGroupSize), "refcl.sub.group.size");
+    B.CreateBr(N.YHead);
+    B.SetInsertPoint(N.YHead);
+    N.Region = B.CreatePHI(B.getInt32Ty(), 2, "refcl.region");
+    N.Region->addIncoming(GroupRegion, N.ZHead);
+    N.FirstPass = B.CreatePHI(B.getInt1Ty(), 2, "refcl.first.pass");
+    N.FirstPass->addIncoming(B.getTrue(), N.ZHead);
+    N.SubGroupBase = Base;
+    N.SubGroupItems = Size;
+    B.CreateBr(N.XHead);
+    PHINode *Lane = makeLoop(N.YHead, N.XHead, N.XLatch, N.YLatch, Size);
+    Lane->setName("refcl.lane");
+
+    B.SetInsertPoint(N.XHead);
+    N.Lin = B.CreateAdd(Base, Lane, "refcl.lin");
+    Value *Row = B.CreateUDiv(N.Lin, N.LocalSize[0]);
+    N.Lid[0] = B.CreateURem(N.Lin, N.LocalSize[0]);
+    N.Lid[1] = B.CreateURem(Row, N.LocalSize[1]);
+    N.Lid[2] = B.CreateUDiv(Row, N.LocalSize[1]);
+    N.FrameBase = loadField(B, Run->getArg(1), G_FRAMES, B.getPtrTy());
+    B.CreateBr(N.XBody);
+    // The region latches are the barrier split's (dispatchRegions).
+    B.SetInsertPoint(N.YLatch);
+    B.CreateBr(N.ZLatch);
+    B.SetInsertPoint(N.RLatch);
+    B.CreateRetVoid();
+    N.Dispatch = N.YHead;
+    N.Heads = {N.XHead};
+    N.Latches = {N.XLatch};
+}
+
+void buildNest(Nest &N)
+{
+    if (N.BySubGroup)
+        buildSubGroupNest(N);
+    else
+        buildGroupNest(N);
 }
 
 Value *byDim(IRBuilder<> &B, Value *Dim, Value *const Vals[3], Value *Neutral)
@@ -198,6 +292,32 @@ void globalIdsFromZero(IRBuilder<> &B, const Nest &N, Value *Out[3])
 {
     for (unsigned D = 0; D < 3; D++)
         Out[D] = B.CreateAdd(B.CreateMul(N.GroupId[D], N.Enqueued[D]), N.Lid[D]);
+}
+
+// The sub-group work-item functions (OpenCL C "Work-Item Functions"): sub-group k
+// is the local linear ids k * S to k * S + S - 1, the last one cut at the
+// group's size: "all sub-groups within a work-group will be the same size,
+// apart from the sub-group with the maximum index which may be smaller"
+// (OpenCL 3.0 s3.2.1).
+Value *subGroupValue(IRBuilder<> &B, const Nest &N, WorkItem W)
+{
+    Value *S = B.getInt64(N.SubGroupSize);
+    auto Min = [&](Value *A, Value *C) { return B.CreateSelect(B.CreateICmpULT(A, C), A, C); };
+    switch (W) {
+    case WI_SUB_GROUP_ID: return B.CreateUDiv(N.Lin, S);
+    case WI_SUB_GROUP_LOCAL_ID: return B.CreateURem(N.Lin, S);
+    case WI_SUB_GROUP_SIZE:
+        return Min(B.CreateSub(N.Items, B.CreateMul(B.CreateUDiv(N.Lin, S), S)), S);
+    case WI_NUM_SUB_GROUPS: return subGroupsOf(B, N, N.Items);
+    // "the maximum size of a sub-group within the dispatch": a group of the
+    // enqueued size has the largest sub-groups.
+    case WI_MAX_SUB_GROUP_SIZE:
+    case WI_ENQUEUED_NUM_SUB_GROUPS: {
+        Value *Enqueued = B.CreateMul(B.CreateMul(N.Enqueued[0], N.Enqueued[1]), N.Enqueued[2]);
+        return W == WI_MAX_SUB_GROUP_SIZE ? Min(Enqueued, S) : subGroupsOf(B, N, Enqueued);
+    }
+    default: return nullptr;
+    }
 }
 
 Value *workItemValue(IRBuilder<> &B, const Nest &N, WorkItem W, CallInst *Call)
@@ -225,6 +345,7 @@ Value *workItemValue(IRBuilder<> &B, const Nest &N, WorkItem W, CallInst *Call)
         return B.CreateAdd(B.CreateMul(B.CreateAdd(B.CreateMul(Ids[2], N.GlobalSize[1]),
                                                    Ids[1]), N.GlobalSize[0]), Ids[0]);
     case WI_NONE: break;
+    default: return subGroupValue(B, N, W);
     }
     return nullptr;
 }
@@ -339,7 +460,9 @@ std::vector<CallInst *> findBarriers(Function *Run)
 {
     std::vector<CallInst *> Barriers;
     for (Instruction &I : instructions(Run))
-        if (auto *Call = dyn_cast<CallInst>(&I); Call && isBarrier(Call->getCalledFunction()))
+        if (auto *Call = dyn_cast<CallInst>(&I);
+            Call && (isBarrier(Call->getCalledFunction()) ||
+                     isSubGroupBarrier(Call->getCalledFunction())))
             Barriers.push_back(Call);
     return Barriers;
 }
@@ -495,9 +618,28 @@ bool isBarrier(const Function *F)
                  F->getName() == "_Z18work_group_barrierj12memory_scope");
 }
 
+bool isSubGroupBarrier(const Function *F)
+{
+    return F && (F->getName() == "_Z17sub_group_barrierj" ||
+                 F->getName() == "_Z17sub_group_barrierj12memory_scope");
+}
+
+// The 32-bit lanes of the level's widest vectors (compiler/cpu.c's
+// levels): AVX-512's 16, AVX2's 8, SSE's and NEON's 4.
+uint32_t subGroupSizeFor(StringRef Cpu)
+{
+    if (Cpu == "x86-64-v4")
+        return 16;
+    if (Cpu == "x86-64-v3")
+        return 8;
+    return 4;
+}
+
 bool isGroupScratch(const Function *F)
 {
-    return F && F->getName() == "__refcl_group_scratch";
+    return F && (F->getName() == "__refcl_group_scratch" ||
+                 F->getName() == "__refcl_sub_group_scratch" ||
+                 F->getName() == "__refcl_sub_group_flags");
 }
 
 bool isWorkItemFunction(const Function *F)
@@ -505,12 +647,28 @@ bool isWorkItemFunction(const Function *F)
     return workItemOf(F) != WI_NONE;
 }
 
+std::set<Function *> functionsReaching(Module &M, bool (*Is)(const Function *))
+{
+    std::set<Function *> Out;
+    for (Function &F : M)
+        if (Is(&F))
+            addUsingFunctions(&F, Out);
+    for (bool Changed = true; Changed;) {
+        Changed = false;
+        for (Function *F : std::vector<Function *>(Out.begin(), Out.end()))
+            for (User *U : F->users())
+                if (auto *Call = dyn_cast<CallBase>(U))
+                    Changed |= Out.insert(Call->getFunction()).second;
+    }
+    return Out;
+}
+
 std::set<Function *> functionsToInline(Module &M)
 {
     std::set<Function *> Out;
     for (Function &F : M)
-        if (isBarrier(&F) || isWorkItemFunction(&F) || isPrintfFunction(&F) ||
-            isAddressSpaceQuery(&F))
+        if (isBarrier(&F) || isSubGroupBarrier(&F) || isWorkItemFunction(&F) ||
+            isPrintfFunction(&F) || isAddressSpaceQuery(&F))
             addUsingFunctions(&F, Out);
     for (GlobalVariable &G : M.globals())
         if (isLocalVariable(G))
@@ -542,18 +700,22 @@ PreservedAnalyses WorkGroupPass::run(Module &M, ModuleAnalysisManager &)
     if (Kernels.empty() || M.getNamedValue(REFCL_ABI_TABLE_SYMBOL))
         return PreservedAnalyses::all();
     std::set<Function *> Inline = functionsToInline(M);
+    std::set<Function *> SubGroup = functionsReaching(M, isSubGroupBarrier);
     for (Function *K : Kernels)
-        recordKernel(buildWorkGroup(*K, Inline));
+        recordKernel(buildWorkGroup(*K, Inline, SubGroup.count(K)));
     return PreservedAnalyses::none();
 }
 
-KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline)
+KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline, bool BySubGroup)
 {
     KernelInfo Info;
     Info.Kernel = &K;
     Nest N;
     N.Run = Info.Run = createRun(K);
-    buildNest(K, N);
+    N.SubGroupSize = Info.SubGroupSize =
+        subGroupSizeFor(K.getFnAttribute("target-cpu").getValueAsString());
+    N.BySubGroup = BySubGroup;
+    buildNest(N);
     inlineAll(callKernel(K, N), N.Run, Inline);
     replaceWorkItemCalls(N);
     Info.LocalBytes = placeLocalVariables(N);

@@ -246,6 +246,9 @@ const struct refcl_builtin_list *refcl_device_builtins(void);
  *  Work-groups share host threads, so the bound is not the machine's:
  *  it keeps a reduction's local memory within a core's cache. */
 #define REFCL_MAX_WORK_GROUP_SIZE 4096u
+/** The smallest sub-group size of compiled kernels (struct
+ *  refcl_abi_kernel's sub_group_size: SSE's and NEON's 4 lanes). */
+#define REFCL_MIN_SUB_GROUP_SIZE 4u
 
 /** CL_DEVICE_EXECUTION_CAPABILITIES of every refcl device: built-in
  *  kernels, and native kernels (clEnqueueNativeKernel). */

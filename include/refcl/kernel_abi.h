@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /** Layout version of everything in this header. */
-#define REFCL_ABI_VERSION 4u
+#define REFCL_ABI_VERSION 5u
 
 /** The name of the program's table in the shared object. */
 #define REFCL_ABI_TABLE_SYMBOL "refcl_program_table"
@@ -219,7 +219,10 @@ struct refcl_abi_kernel {
     uint32_t uses_printf;          /**< 1 if a work-item may call printf:
                                         the runtime gives the command a
                                         printf buffer */
-    uint32_t reserved2;            /**< 0 */
+    /** Work-items per sub-group: runs of this many consecutive local
+     *  linear ids, the group's last sub-group possibly shorter (4, 8 or
+     *  16: the 32-bit lanes of the CPU the kernel was compiled for). */
+    uint32_t sub_group_size;
 };
 
 /** The table of a program executable. */

@@ -30,7 +30,7 @@
 #define FILL 0xa5
 #define SENTINEL_SIZE ((size_t)0x5a5a5a5a)
 /* CL_DEVICE_OPENCL_C_FEATURES's entries (check_fixed_arrays lists them). */
-#define C_FEATURES 12
+#define C_FEATURES 13
 
 static cl_platform_id platform;
 static cl_device_id device;
@@ -461,7 +461,9 @@ static void check_fixed_values(void)
         {CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT, 0},
         {CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT, 0},
         {CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT, 0},
-        {CL_DEVICE_MAX_NUM_SUB_GROUPS, 0},
+        /* The largest group (4096) in sub-groups of 4, the fewest lanes
+         * kernels are built for. */
+        {CL_DEVICE_MAX_NUM_SUB_GROUPS, 1024},
         {CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, CL_FALSE},
         {CL_DEVICE_NUMERIC_VERSION, CL_MAKE_VERSION(3, 0, 0)},
         {CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
@@ -522,7 +524,11 @@ static void check_fixed_strings(void)
              "cl_khr_int64_extended_atomics cl_refcl_device_cpuset "
              "cl_khr_3d_image_writes cl_khr_depth_images "
              "cl_khr_image2d_from_buffer cl_arm_import_memory "
-             "cl_arm_import_memory_host%s%s",
+             "cl_arm_import_memory_host cl_khr_subgroup_extended_types "
+             "cl_khr_subgroup_non_uniform_vote cl_khr_subgroup_ballot "
+             "cl_khr_subgroup_non_uniform_arithmetic cl_khr_subgroup_shuffle "
+             "cl_khr_subgroup_shuffle_relative "
+             "cl_khr_subgroup_clustered_reduce%s%s",
              full_profile() ? "" : "cles_khr_int64 ",
              half_expected() ? "cl_khr_fp16 " : "",
              dma_buf_expected() ? " cl_arm_import_memory_dma_buf" : "",
@@ -547,10 +553,10 @@ static void check_fixed_strings(void)
 static void check_name_versions(cl_device_info name,
                                 const cl_name_version *expected, size_t count)
 {
-    cl_name_version got[24];
+    cl_name_version got[32];
     memset(got, 0, sizeof(got));
     CHECK_EQ(array(name, got, sizeof(got)), count * sizeof(cl_name_version));
-    for (size_t i = 0; i < count && i < 24; i++) {
+    for (size_t i = 0; i < count && i < 32; i++) {
         CHECK_STR(got[i].name, expected[i].name);
         CHECK_EQ(got[i].version, expected[i].version);
     }
@@ -576,6 +582,13 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_host"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_extended_types"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_vote"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_ballot"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_arithmetic"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle_relative"},
+        {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_clustered_reduce"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_arm_import_memory_dma_buf"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_no_integer_wrap_decoration"},
         {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_linkonce_odr"},
@@ -597,13 +610,14 @@ static void check_fixed_arrays(void)
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
+        {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
         {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
         {CL_MAKE_VERSION(3, 0, 0),
          "__opencl_c_program_scope_global_variables"},
     };
-    size_t count = dma_buf_expected() ? 18 : 17;
+    size_t count = dma_buf_expected() ? 25 : 24;
     if (!dma_buf_expected()) /* the SPIR-V extensions move up one */
-        memmove(&extensions[17], &extensions[18], 2 * sizeof(extensions[0]));
+        memmove(&extensions[24], &extensions[25], 2 * sizeof(extensions[0]));
     count += il_expected() ? 2 : 0;
     if (!half_expected()) { /* without cl_khr_fp16 */
         memmove(&extensions[8], &extensions[9],
@@ -928,7 +942,7 @@ static bool has_word(const char *list, const char *word)
 static void check_consistency(void)
 {
     char s[1024], profile[32];
-    cl_name_version with_version[24];
+    cl_name_version with_version[32];
     size_t bytes = array(CL_DEVICE_EXTENSIONS_WITH_VERSION, with_version,
                          sizeof(with_version));
     size_t count = bytes / sizeof(cl_name_version);

@@ -95,7 +95,7 @@ static void check_icd1(void)
     CHECK_EQ(ext[0].version, CL_MAKE_VERSION(1, 0, 0));
     /* The device lists the platform's extensions, at the same version. */
     cl_device_id device;
-    cl_name_version device_ext[24];
+    cl_name_version device_ext[32];
     CHECK_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL),
              CL_SUCCESS);
     CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION,

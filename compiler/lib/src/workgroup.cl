@@ -13,76 +13,9 @@
 // and `out` is written again only after the next barrier, when every
 // work-item has read it.
 
-/* 16 bytes per work-item of the group, aligned to 8 (barrier.cpp). */
-__private void *__refcl_group_scratch(void);
-
-static size_t group_items(void)
-{
-    return get_local_size(0) * get_local_size(1) * get_local_size(2);
-}
+#include "collective.inc"
 
 #define STEP() barrier(CLK_LOCAL_MEM_FENCE)
-#define SCRATCH(T) ((__private T *)__refcl_group_scratch())
-// `out` starts 8 bytes per work-item in, whatever the type: a long's `in`
-// must not reach the `out` of an int the work-items are still reading.
-#define OUT(T, in, n) ((__private T *)((__private char *)(in) + 8 * (n)))
-
-#define OP_add(a, b) ((a) + (b))
-#define OP_min(a, b) min(a, b)
-#define OP_max(a, b) max(a, b)
-#define FOP_add(a, b) ((a) + (b))
-#define FOP_min(a, b) fmin(a, b)
-#define FOP_max(a, b) fmax(a, b)
-
-// fold(T, V, OP): the reduction of the n values at s. Eight lanes at a
-// time, each starting from a value of s (no identity is needed, so -0.0
-// sums to -0.0): "The order of floating-point operations is not
-// guaranteed for the work_group_reduce_<op> ... built-in functions that
-// operate on half, float and double data types" (s6.15.14), and the
-// integer operations are associative.
-#define DEFINE_FOLD(T, V, NAME, OP)                                             \
-    static T fold_##NAME##_##T(const __private T *s, size_t n)                  \
-    {                                                                           \
-        T r = s[0];                                                             \
-        size_t i = 1;                                                           \
-        if (n >= 16) {                                                          \
-            V lanes = vload8(0, s);                                             \
-            for (i = 8; i + 8 <= n; i += 8)                                     \
-                lanes = OP(lanes, vload8(0, s + i));                            \
-            r = OP(OP(OP(lanes.s0, lanes.s1), OP(lanes.s2, lanes.s3)),          \
-                   OP(OP(lanes.s4, lanes.s5), OP(lanes.s6, lanes.s7)));         \
-        }                                                                       \
-        for (; i < n; i++)                                                      \
-            r = OP(r, s[i]);                                                    \
-        return r;                                                               \
-    }
-
-// The scans follow "increasing 1D linear global ID within the work-group"
-// (s6.15.14): out[i] is the fold of in[0..i] (inclusive), or of in[0..i-1]
-// and the identity I for i = 0 (exclusive): "If op = add, the identity I
-// is 0. If op = min, the identity I is INT_MAX, UINT_MAX, LONG_MAX,
-// ULONG_MAX, for int, uint, long, ulong types and is +INF for
-// floating-point types. Similarly if op = max, the identity I is INT_MIN,
-// 0, LONG_MIN, 0 and -INF."
-#define DEFINE_SCANS(T, NAME, OP, IDENTITY)                                     \
-    static void scan_inclusive_##NAME##_##T(const __private T *in,              \
-                                            __private T *out, size_t n)         \
-    {                                                                           \
-        T acc = in[0];                                                          \
-        out[0] = acc;                                                           \
-        for (size_t i = 1; i < n; i++)                                          \
-            out[i] = acc = OP(acc, in[i]);                                      \
-    }                                                                           \
-    static void scan_exclusive_##NAME##_##T(const __private T *in,              \
-                                            __private T *out, size_t n)         \
-    {                                                                           \
-        T acc = in[0];                                                          \
-        out[0] = (IDENTITY);                                                    \
-        for (size_t i = 1; i < n; i++) {                                        \
-            out[i] = acc;                                                       \
-            acc = OP(acc, in[i]);                                               \
-        }                                                                       \
-    }
 
 // A collective's body: VALUE into `in`, a barrier, work-item 0 runs
 // COMPUTE (over in, out and n), a barrier, and the work-item's result is

@@ -84,4 +84,4 @@ declare void @_Z7barrierj(i32)
 ; A barrier; one 8-byte slot, the frame rounded up to REFCL_ABI_ALIGN
 ; (128); the private bytes add refcl.next's 4.
 ; CHECK: !refcl.kernels = !{[[RECORD:![0-9]+]]}
-; CHECK: [[RECORD]] = !{ptr @rotate, ptr @refcl.run.rotate, i1 true, i1 false, i64 0, i64 128, i64 132}
+; CHECK: [[RECORD]] = !{ptr @rotate, ptr @refcl.run.rotate, i1 true, i1 false, i64 0, i64 128, i64 132, i64 4}

@@ -18,7 +18,7 @@ define internal void @refcl.run.k(ptr %args, ptr %group) {
 }
 
 !refcl.kernels = !{!0}
-!0 = !{ptr @k, ptr @refcl.run.k, i1 false, i1 false, i64 0, i64 0, i64 0}
+!0 = !{ptr @k, ptr @refcl.run.k, i1 false, i1 false, i64 0, i64 0, i64 0, i64 4}
 !1 = !{i32 1, i32 1, i32 1, i32 1, i32 0, i32 1, i32 1}
 !2 = !{!"read_only", !"write_only", !"read_write", !"read_only", !"none", !"read_only", !"none"}
 !3 = !{!"image2d_t", !"image3d_t", !"image2d_array_depth_t", !"picture", !"sampler_t", !"int", !"image2d_t*"}

@@ -23,7 +23,7 @@ define internal void @refcl.run.k(ptr %args, ptr %group) {
 
 !refcl.kernels = !{!0}
 ; A barrier, printf, 64 bytes of __local variables, a 128-byte frame, 132 private bytes.
-!0 = !{ptr @k, ptr @refcl.run.k, i1 true, i1 true, i64 64, i64 128, i64 132}
+!0 = !{ptr @k, ptr @refcl.run.k, i1 true, i1 true, i64 64, i64 128, i64 132, i64 8}
 !1 = !{i32 1, i32 0, i32 3}
 !2 = !{!"none", !"none", !"none"}
 !3 = !{!"int*", !"int", !"float4*"}
@@ -42,8 +42,8 @@ define internal void @refcl.run.k(ptr %args, ptr %group) {
 ; arguments, 64 __local bytes, a 128-byte frame, 132 private bytes,
 ; reqd_work_group_size, no work_group_size_hint, no vec_type_hint, the
 ; attributes' string, printf.
-; CHECK-DAG: @refcl.kernels = private constant [1 x { ptr, ptr, i32, i32, ptr, i64, i64, i64, [3 x i32], [3 x i32], ptr, ptr, i32, i32 }] [{ ptr, ptr, i32, i32, ptr, i64, i64, i64, [3 x i32], [3 x i32], ptr, ptr, i32, i32 } { ptr @[[NAME]], ptr @refcl.run.k, i32 3, i32 1, ptr @refcl.args.k, i64 64, i64 128, i64 132, [3 x i32] [i32 8, i32 2, i32 1], [3 x i32] zeroinitializer, ptr null, ptr @[[ATTRIBUTES]], i32 1, i32 0 }]
+; CHECK-DAG: @refcl.kernels = private constant [1 x { ptr, ptr, i32, i32, ptr, i64, i64, i64, [3 x i32], [3 x i32], ptr, ptr, i32, i32 }] [{ ptr, ptr, i32, i32, ptr, i64, i64, i64, [3 x i32], [3 x i32], ptr, ptr, i32, i32 } { ptr @[[NAME]], ptr @refcl.run.k, i32 3, i32 1, ptr @refcl.args.k, i64 64, i64 128, i64 132, [3 x i32] [i32 8, i32 2, i32 1], [3 x i32] zeroinitializer, ptr null, ptr @[[ATTRIBUTES]], i32 1, i32 8 }]
 ; Version 3 (REFCL_ABI_VERSION), one kernel, 16 bytes of __global variables.
-; CHECK-DAG: @refcl_program_table = constant { i32, i32, ptr, i64 } { i32 4, i32 1, ptr @refcl.kernels, i64 16 }, align 8
+; CHECK-DAG: @refcl_program_table = constant { i32, i32, ptr, i64 } { i32 5, i32 1, ptr @refcl.kernels, i64 16 }, align 8
 ; The record is gone.
 ; CHECK-NOT: !refcl.kernels

@@ -12,7 +12,7 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; CHECK: @refcl_program_table = constant { i32, i32, ptr, i64 } { i32 4, i32 1, ptr @refcl.kernels, i64 0 }
+; CHECK: @refcl_program_table = constant { i32, i32, ptr, i64 } { i32 5, i32 1, ptr @refcl.kernels, i64 0 }
 ; CHECK-NOT: define {{.*}}@divide(
 ; CHECK-NOT: define {{.*}}@ratio(
 ; CHECK: define internal void @refcl.run.divide(ptr noalias nocapture readonly %0, ptr noalias nocapture readonly %1) #[[ATTRS:[0-9]+]]

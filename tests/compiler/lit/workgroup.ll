@@ -83,7 +83,7 @@ declare i64 @_Z14get_local_sizej(i32)
 
 ; No barrier, no printf, no __local bytes, no frame, no private bytes.
 ; CHECK: !refcl.kernels = !{[[RECORD:![0-9]+]]}
-; CHECK: [[RECORD]] = !{ptr @scale, ptr @refcl.run.scale, i1 false, i1 false, i64 0, i64 0, i64 0}
+; CHECK: [[RECORD]] = !{ptr @scale, ptr @refcl.run.scale, i1 false, i1 false, i64 0, i64 0, i64 0, i64 4}
 ; CHECK: [[LOOP]] = distinct !{[[LOOP]], [[PARALLEL:![0-9]+]], [[PROGRESS:![0-9]+]]}
 ; CHECK-NEXT: [[PARALLEL]] = !{!"llvm.loop.parallel_accesses", [[ACCESS]]}
 ; CHECK-NEXT: [[PROGRESS]] = !{!"llvm.loop.mustprogress"}
