@@ -211,7 +211,8 @@ static struct group_facts builtin_facts(const struct _cl_kernel *kernel)
 
 /* A compiled kernel, as the executable for @p device describes it. Its
  * work-item loops are vectorized along dimension 0 (the pass): a multiple
- * of the widest vector of 32-bit lanes (16, AVX-512) fills every lane of
+ * of the work-items its loop runs at a time (refcl-jam-items), else of
+ * the widest vector of 32-bit lanes (16, AVX-512), fills every lane of
  * any host. The kernel-scope __local variables count with the
  * arguments. */
 static struct group_facts compiled_facts(const struct _cl_kernel *kernel,
@@ -222,7 +223,7 @@ static struct group_facts compiled_facts(const struct _cl_kernel *kernel,
         k = compiled_entry(kernel, NULL);
     struct group_facts facts = {
         .max_items = REFCL_MAX_WORK_GROUP_SIZE,
-        .multiple = 16,
+        .multiple = k->work_items_per_step ? k->work_items_per_step : 16,
         .local = k->local_bytes + local_args_bytes(kernel),
         .private_bytes = k->private_bytes};
     for (int d = 0; d < 3; d++)

@@ -26,6 +26,7 @@
 // gets one copy per lane.
 #include "passes.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/OptimizationRemarkEmitter.h>
@@ -349,6 +350,18 @@ void report(OptimizationRemarkEmitter &ORE, const Loop &L, StringRef Kernel,
     });
 }
 
+/** Keeps on F the most work-items one of its loops runs at a time, for
+ *  the table (refcl-work-items-per-step). */
+void recordLanes(Function &F, unsigned Lanes)
+{
+    unsigned Before = 0;
+    Attribute Old = F.getFnAttribute(WorkItemsPerStepAttribute);
+    if (Old.isStringAttribute() && !Old.getValueAsString().getAsInteger(10, Before) &&
+        Before >= Lanes)
+        return;
+    F.addFnAttr(WorkItemsPerStepAttribute, utostr(Lanes));
+}
+
 /** How many work-items to run at a time in the loop J checked: a vector
  *  register of them per chain (16 floats with AVX-512, or one float16
  *  each), as many registers per chain as fit. */
@@ -387,8 +400,10 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, LoopInfo &LI,
     // tests it), the rest of the work-items in the copy after it.
     Jam After(L);
     Why = After.check();
-    if (Why.empty())
+    if (Why.empty()) {
         After.apply(Lanes);
+        recordLanes(*L.getHeader()->getParent(), Lanes);
+    }
     SE.forgetLoop(&L);
     report(ORE, L, Kernel, Why.empty() ? "work-items run " + Twine(Lanes) + " at a time"
                                        : "work-items run one at a time: " + Why);

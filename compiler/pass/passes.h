@@ -110,6 +110,18 @@ struct GlobalBytesPass : llvm::PassInfoMixin<GlobalBytesPass> {
     static bool isRequired() { return true; }
 };
 
+/** refcl-work-items-per-step: each kernel's work_items_per_step in the
+ *  table, from the count refcl-jam-items left on its work-group function
+ *  (the attribute WorkItemsPerStepAttribute); run last. */
+struct WorkItemsPerStepPass : llvm::PassInfoMixin<WorkItemsPerStepPass> {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
+/** The work-group function's attribute holding the work-items
+ *  refcl-jam-items runs at a time. */
+constexpr const char *WorkItemsPerStepAttribute = "refcl-work-items-per-step";
+
 /** refcl-internalize: everything defined but refcl_program_table
  *  internal, so that two programs loaded at once never bind to each
  *  other's symbols. */

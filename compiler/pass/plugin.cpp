@@ -141,6 +141,8 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM)
         MPM.addPass(ProgramTablePass());
     else if (Name == "refcl-global-bytes")
         MPM.addPass(GlobalBytesPass());
+    else if (Name == "refcl-work-items-per-step")
+        MPM.addPass(WorkItemsPerStepPass());
     else if (Name == "refcl-internalize")
         MPM.addPass(InternalizePass());
     else if (Name == "refcl-remove-dead")
@@ -211,6 +213,7 @@ void registerPasses(PassBuilder &PB)
     // the vectorizer's half vectors are made, InstCombine is done narrowing.
     PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(GlobalBytesPass());
+        MPM.addPass(WorkItemsPerStepPass());
         if (!SpirvNames)
             MPM.addPass(createModuleToFunctionPassAdaptor(HalfVectorsPass()));
     });

@@ -43,7 +43,7 @@ struct Emitter {
         Type *A3 = ArrayType::get(I32, 3);
         ArgT = StructType::get(C, {I32, I32, I32, I32, I64, Ptr, Ptr});
         KernelT = StructType::get(C, {Ptr, Ptr, I32, I32, Ptr, I64, I64, I64, A3, A3, Ptr, Ptr,
-                                      I32, I32});
+                                      I32, I32, I32});
         ProgramT = StructType::get(C, {I32, I32, Ptr, I64});
     }
 
@@ -247,7 +247,7 @@ Constant *kernel(Emitter &E, const KernelInfo &Info)
                     E.i64(Info.PrivateBytes), triple(E, K.getMetadata("reqd_work_group_size")),
                     triple(E, K.getMetadata("work_group_size_hint")), HintStr,
                     E.string(attributes(K, Hint)), E.i32(Info.UsesPrintf),
-                    E.i32(Info.SubGroupSize)});
+                    E.i32(Info.SubGroupSize), E.i32(0)});
 }
 
 // CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE counts the program-scope
@@ -267,7 +267,7 @@ uint64_t globalVariableBytes(const Module &M)
 constexpr const char *KernelsMetadata = "refcl.kernels";
 
 // struct refcl_abi_program's fields, as emitTable makes them.
-enum TableField { TABLE_GLOBAL_BYTES = 3, TABLE_FIELDS };
+enum TableField { TABLE_KERNELS = 2, TABLE_GLOBAL_BYTES = 3, TABLE_FIELDS };
 
 // One kernel's node: kernel, work-group function, then the fields below.
 enum RecordField {
@@ -354,6 +354,50 @@ PreservedAnalyses GlobalBytesPass::run(Module &M, ModuleAnalysisManager &)
         Fields.push_back(cast<Constant>(Op.get()));
     Fields[TABLE_GLOBAL_BYTES] = ConstantInt::get(Old->getType(), Bytes);
     Table->setInitializer(ConstantStruct::get(Init->getType(), Fields));
+    return PreservedAnalyses::none();
+}
+
+// struct refcl_abi_kernel's fields: the work-group function, and the count
+// of work-items it runs at a time.
+enum KernelField { KERNEL_RUN = 1, KERNEL_WORK_ITEMS_PER_STEP = 14, KERNEL_FIELDS };
+
+PreservedAnalyses WorkItemsPerStepPass::run(Module &M, ModuleAnalysisManager &)
+{
+    GlobalVariable *Table = M.getNamedGlobal(REFCL_ABI_TABLE_SYMBOL);
+    auto *Init = Table && Table->hasInitializer()
+                     ? dyn_cast<ConstantStruct>(Table->getInitializer())
+                     : nullptr;
+    auto *Kernels = Init && Init->getNumOperands() == TABLE_FIELDS
+                        ? dyn_cast<GlobalVariable>(Init->getOperand(TABLE_KERNELS))
+                        : nullptr;
+    auto *Entries = Kernels && Kernels->hasInitializer()
+                        ? dyn_cast<ConstantArray>(Kernels->getInitializer())
+                        : nullptr;
+    if (!Entries)
+        return PreservedAnalyses::all();
+    bool Changed = false;
+    SmallVector<Constant *, 8> NewEntries;
+    for (Use &Op : Entries->operands()) {
+        auto *Entry = cast<ConstantStruct>(Op.get());
+        auto *Run = dyn_cast<Function>(Entry->getOperand(KERNEL_RUN));
+        Attribute Steps = Run ? Run->getFnAttribute(WorkItemsPerStepAttribute) : Attribute();
+        unsigned Count = 0;
+        if (Entry->getNumOperands() != KERNEL_FIELDS || !Steps.isStringAttribute() ||
+            Steps.getValueAsString().getAsInteger(10, Count)) {
+            NewEntries.push_back(Entry);
+            continue;
+        }
+        SmallVector<Constant *, KERNEL_FIELDS> Fields;
+        for (Use &Field : Entry->operands())
+            Fields.push_back(cast<Constant>(Field.get()));
+        Fields[KERNEL_WORK_ITEMS_PER_STEP] =
+            ConstantInt::get(Type::getInt32Ty(M.getContext()), Count);
+        NewEntries.push_back(ConstantStruct::get(Entry->getType(), Fields));
+        Changed = true;
+    }
+    if (!Changed)
+        return PreservedAnalyses::all();
+    Kernels->setInitializer(ConstantArray::get(Entries->getType(), NewEntries));
     return PreservedAnalyses::none();
 }
 

@@ -223,6 +223,11 @@ struct refcl_abi_kernel {
      *  linear ids, the group's last sub-group possibly shorter (4, 8 or
      *  16: the 32-bit lanes of the CPU the kernel was compiled for). */
     uint32_t sub_group_size;
+    /** Work-items the work-item loop runs at a time, their operations
+     *  side by side in vector registers (refcl-jam-items): the kernel's
+     *  CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE; 0 where the loop
+     *  vectorizer has the loop (16: AVX-512's floats fill any host's). */
+    uint32_t work_items_per_step;
 };
 
 /** The table of a program executable. */

@@ -251,6 +251,18 @@ static void check_vec4(cl_program program)
 DEFINE_GEMM_CHECK(cl_float, float)
 DEFINE_GEMM_CHECK(cl_double, double)
 
+static size_t preferred_multiple(cl_program program, const char *name)
+{
+    cl_kernel k = exec_kernel(program, name);
+    size_t multiple = 0;
+    CHECK_EQ(clGetKernelWorkGroupInfo(k, device,
+                                      CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                      sizeof(multiple), &multiple, NULL),
+             CL_SUCCESS);
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+    return multiple;
+}
+
 /* -cl-refcl-vectorize-report: the build log says which kernels' work-items
  * run several at a time, and which one at a time. */
 static void check_report(cl_program program)
@@ -265,10 +277,15 @@ static void check_report(cl_program program)
     for (size_t i = 0; i < sizeof(several) / sizeof(several[0]); i++) {
         snprintf(line, sizeof(line), "kernel %s: work-items run ", several[i]);
         const char *at = strstr(log, line);
-        CHECK(at && strtoul(at + strlen(line), NULL, 10) >= 2);
+        size_t step = at ? strtoul(at + strlen(line), NULL, 10) : 0;
+        CHECK(step >= 2);
+        /* A multiple of the work-items run at a time fills every step. */
+        CHECK_EQ(preferred_multiple(program, several[i]), step);
     }
     CHECK(strstr(log, "kernel divergent_break: work-items run one at a time: "
                       "a branch on a value of the work-item's own"));
+    /* Left to the loop vectorizer: AVX-512's 16 floats. */
+    CHECK_EQ(preferred_multiple(program, "divergent_break"), 16);
 }
 
 int main(void)

@@ -2,8 +2,13 @@
 ; refcl-program-table: refcl_program_table (refcl/kernel_abi.h) from the
 ; kernels !refcl.kernels records, with their arguments and attributes from
 ; clang's kernel metadata and the program-scope __global variables' bytes;
-; the record is consumed.
+; the record is consumed. refcl-work-items-per-step then puts in the kernel's
+; entry the work-items refcl-jam-items runs at a time, which it leaves on the
+; work-group function.
 ; RUN: opt -load-pass-plugin=%plugin -passes=refcl-program-table -S %s | FileCheck %s
+; RUN: opt -load-pass-plugin=%plugin \
+; RUN:   -passes='refcl-program-table,refcl-work-items-per-step' -S %s \
+; RUN:   | FileCheck --check-prefix=STEPS %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
@@ -17,7 +22,7 @@ define spir_kernel void @k(ptr addrspace(1) align 4 %out, i32 %n, ptr addrspace(
   ret void
 }
 
-define internal void @refcl.run.k(ptr %args, ptr %group) {
+define internal void @refcl.run.k(ptr %args, ptr %group) #0 {
   ret void
 }
 
@@ -42,8 +47,11 @@ define internal void @refcl.run.k(ptr %args, ptr %group) {
 ; arguments, 64 __local bytes, a 128-byte frame, 132 private bytes,
 ; reqd_work_group_size, no work_group_size_hint, no vec_type_hint, the
 ; attributes' string, printf.
-; CHECK-DAG: @refcl.kernels = private constant [1 x { ptr, ptr, i32, i32, ptr, i64, i64, i64, [3 x i32], [3 x i32], ptr, ptr, i32, i32 }] [{ ptr, ptr, i32, i32, ptr, i64, i64, i64, [3 x i32], [3 x i32], ptr, ptr, i32, i32 } { ptr @[[NAME]], ptr @refcl.run.k, i32 3, i32 1, ptr @refcl.args.k, i64 64, i64 128, i64 132, [3 x i32] [i32 8, i32 2, i32 1], [3 x i32] zeroinitializer, ptr null, ptr @[[ATTRIBUTES]], i32 1, i32 8 }]
+; CHECK-DAG: @refcl.kernels = private constant [1 x { ptr, ptr, i32, i32, ptr, i64, i64, i64, [3 x i32], [3 x i32], ptr, ptr, i32, i32, i32 }] [{ ptr, ptr, i32, i32, ptr, i64, i64, i64, [3 x i32], [3 x i32], ptr, ptr, i32, i32, i32 } { ptr @[[NAME]], ptr @refcl.run.k, i32 3, i32 1, ptr @refcl.args.k, i64 64, i64 128, i64 132, [3 x i32] [i32 8, i32 2, i32 1], [3 x i32] zeroinitializer, ptr null, ptr @[[ATTRIBUTES]], i32 1, i32 8, i32 0 }]
 ; Version 3 (REFCL_ABI_VERSION), one kernel, 16 bytes of __global variables.
+; STEPS: @refcl.kernels = {{.*}} ptr @refcl.run.k, {{.*}}, i32 1, i32 8, i32 128 }]
 ; CHECK-DAG: @refcl_program_table = constant { i32, i32, ptr, i64 } { i32 5, i32 1, ptr @refcl.kernels, i64 16 }, align 8
 ; The record is gone.
 ; CHECK-NOT: !refcl.kernels
+
+attributes #0 = { "refcl-work-items-per-step"="128" }
