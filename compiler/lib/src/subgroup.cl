@@ -69,28 +69,7 @@
     T __attribute__((overloadable)) sub_group_broadcast(T x, uint i)            \
         COLLECTIVE_BODY(T, x, out[base] = in[base + i % m], base)
 
-#define DEFINE_INTEGER(T, MIN, MAX)                                             \
-    DEFINE_COLLECTIVES(T, add, OP_add, (T)0)                                    \
-    DEFINE_COLLECTIVES(T, min, OP_min, MAX)                                     \
-    DEFINE_COLLECTIVES(T, max, OP_max, MIN)                                     \
-    DEFINE_BROADCAST(T)
-
-#define DEFINE_FLOATING(T)                                                      \
-    DEFINE_COLLECTIVES(T, add, FOP_add, (T)0)                                   \
-    DEFINE_COLLECTIVES(T, min, FOP_min, (T)INFINITY)                            \
-    DEFINE_COLLECTIVES(T, max, FOP_max, (T)-INFINITY)                           \
-    DEFINE_BROADCAST(T)
-
-DEFINE_INTEGER(int, INT_MIN, INT_MAX)
-DEFINE_INTEGER(uint, 0, UINT_MAX)
-DEFINE_INTEGER(long, LONG_MIN, LONG_MAX)
-DEFINE_INTEGER(ulong, 0, ULONG_MAX)
-DEFINE_FLOATING(float)
-DEFINE_FLOATING(double)
-#ifdef cl_khr_fp16
-#pragma OPENCL EXTENSION cl_khr_fp16 : enable
-DEFINE_FLOATING(half)
-#endif
+#include "collective_types.inc"
 
 // cl_khr_subgroup_extended_types: "the generic type name gentype may
 // additionally be char, uchar, short, and ushort. For the
