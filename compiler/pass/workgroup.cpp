@@ -647,12 +647,10 @@ bool isWorkItemFunction(const Function *F)
     return workItemOf(F) != WI_NONE;
 }
 
-std::set<Function *> functionsReaching(Module &M, bool (*Is)(const Function *))
+/** Adds to Out every function that calls one of Out's, until none is
+ *  left to add. */
+static void addCallers(std::set<Function *> &Out)
 {
-    std::set<Function *> Out;
-    for (Function &F : M)
-        if (Is(&F))
-            addUsingFunctions(&F, Out);
     for (bool Changed = true; Changed;) {
         Changed = false;
         for (Function *F : std::vector<Function *>(Out.begin(), Out.end()))
@@ -660,6 +658,15 @@ std::set<Function *> functionsReaching(Module &M, bool (*Is)(const Function *))
                 if (auto *Call = dyn_cast<CallBase>(U))
                     Changed |= Out.insert(Call->getFunction()).second;
     }
+}
+
+std::set<Function *> functionsReaching(Module &M, bool (*Is)(const Function *))
+{
+    std::set<Function *> Out;
+    for (Function &F : M)
+        if (Is(&F))
+            addUsingFunctions(&F, Out);
+    addCallers(Out);
     return Out;
 }
 
@@ -673,13 +680,7 @@ std::set<Function *> functionsToInline(Module &M)
     for (GlobalVariable &G : M.globals())
         if (isLocalVariable(G))
             addUsingFunctions(&G, Out);
-    for (bool Changed = true; Changed;) {
-        Changed = false;
-        for (Function *F : std::vector<Function *>(Out.begin(), Out.end()))
-            for (User *U : F->users())
-                if (auto *Call = dyn_cast<CallBase>(U))
-                    Changed |= Out.insert(Call->getFunction()).second;
-    }
+    addCallers(Out);
     return Out;
 }
 
