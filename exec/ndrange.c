@@ -28,7 +28,9 @@
  * even out, few enough that each is long. */
 #define PIECES_PER_UNIT 4
 /* Work-items a piece runs at least: a piece shorter than this costs more
- * to hand to another thread than it takes to run. */
+ * to hand to another thread than it takes to run. Not for a kernel whose
+ * work-items run loops of their own (refcl-jam-items took its work-item
+ * loop): one of its work-groups is worth a thread. */
 #define MIN_PIECE_ITEMS 16384
 
 /* ---- the command -------------------------------------------------------- */
@@ -113,6 +115,8 @@ void refcl_launch_plan(struct refcl_launch *c,
     if (c->desc->group || c->compiled) {
         c->work = r->groups[0] * r->groups[1] * r->groups[2];
         min_work = (MIN_PIECE_ITEMS + group_items - 1) / group_items;
+        if (c->compiled && c->compiled->work_items_per_step)
+            min_work = 1;
     }
     size_t target = (size_t)device->compute_units * PIECES_PER_UNIT;
     size_t per_piece = (c->work + target - 1) / target;

@@ -22,9 +22,8 @@
  *
  * Compiled kernels' pointers (docs/kernels.md) have no known extent: they
  * get the address, unchecked. With no local size, refcl chooses the
- * required work-group size, or a large group along x (the pass vectorizes
- * that loop), smaller for kernels with barriers, dividing the global size
- * where groups must be uniform.
+ * required work-group size, or a group along x that fills the vectors and
+ * the compute units (compiled_local_choose).
  *
  * Where the specification leaves behaviour undefined, refcl refuses
  * (CL_INVALID_KERNEL_ARGS) rather than corrupt memory: a work-item that
@@ -215,10 +214,36 @@ static size_t local_room(const struct refcl_launch *c,
     return most;
 }
 
+/* Work-groups a range is cut into at least, per compute unit, when refcl
+ * chooses the local size for a kernel whose work-items run loops of their
+ * own (refcl-jam-items took its work-item loop): enough for the units to
+ * even out, each group being worth a thread (refcl_launch_plan). */
+#define GROUPS_PER_UNIT 4
+
+/* The largest local size along x up to @p most that divides @p global,
+ * a multiple of @p step if one does. */
+static size_t uniform_local(size_t global, size_t most, size_t step)
+{
+    size_t divisor = 1;
+    for (size_t local = most; local > 1; local--) {
+        if (global % local != 0)
+            continue;
+        if (local % step == 0)
+            return local;
+        if (divisor == 1)
+            divisor = local;
+    }
+    return divisor;
+}
+
 /* The local size of a compiled kernel given none: the required one, else
- * (L, 1, 1), L the largest size up to the kernel's limit along x (a
- * divisor of the global size when groups must be uniform). */
-static void compiled_local_choose(struct refcl_launch *c, bool uniform)
+ * (L, 1, 1). L fills the vectors and the compute units: a multiple of the
+ * work-items the kernel runs at a time; for a kernel with loops in its
+ * work-items, small enough that the range has GROUPS_PER_UNIT groups per
+ * compute unit where it is that large; else as large as the kernel's
+ * limit; a divisor of the global size when groups must be uniform. */
+static void compiled_local_choose(struct refcl_launch *c, bool uniform,
+                                  const struct _cl_device_id *device)
 {
     struct refcl_ndrange *r = &c->range;
     if (required_size(c->compiled, 0)) {
@@ -226,17 +251,29 @@ static void compiled_local_choose(struct refcl_launch *c, bool uniform)
             r->local[d] = required_size(c->compiled, d);
         return;
     }
+    size_t step = c->compiled->work_items_per_step
+                      ? c->compiled->work_items_per_step
+                      : REFCL_COMPILED_STEP_DEFAULT;
     size_t most = c->compiled->has_barrier ? REFCL_COMPILED_BARRIER_GROUP
                                            : REFCL_MAX_WORK_GROUP_SIZE;
-    size_t local = r->global[0] < most ? r->global[0] : most;
-    while (uniform && r->global[0] % local != 0)
-        local--;
-    r->local[0] = local;
+    size_t rows = r->global[1] * r->global[2];
+    size_t wanted = c->compiled->work_items_per_step
+                        ? (size_t)device->compute_units * GROUPS_PER_UNIT
+                        : 1;
+    size_t columns = rows >= wanted ? 1 : (wanted + rows - 1) / rows;
+    size_t local = (r->global[0] + columns - 1) / columns;
+    local = (local + step - 1) / step * step;
+    if (local > most)
+        local = most;
+    if (local > r->global[0])
+        local = r->global[0];
+    r->local[0] = uniform ? uniform_local(r->global[0], local, step) : local;
 }
 
 /* The range's geometry, the local size chosen when none is given. */
 static cl_int range_fill(struct refcl_launch *c,
                          const struct _cl_kernel *kernel, bool uniform,
+                         const struct _cl_device_id *device,
                          const struct request *req)
 {
     struct refcl_ndrange *r = &c->range;
@@ -248,7 +285,7 @@ static cl_int range_fill(struct refcl_launch *c,
         r->local[d] = used && req->local ? req->local[d] : 1;
     }
     if (!req->local && c->compiled) {
-        compiled_local_choose(c, uniform);
+        compiled_local_choose(c, uniform, device);
     } else if (!req->local) {
         /* "the OpenCL runtime may choose a uniform or non-uniform
          * work-group size": as many work-items along dimension 0 as the
@@ -462,7 +499,7 @@ static cl_int command_make(struct _cl_kernel *kernel,
     if (!c)
         return REFCL_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory for the command");
     c->compiled = entry;
-    cl_int status = range_fill(c, kernel, uniform, req);
+    cl_int status = range_fill(c, kernel, uniform, device, req);
     for (cl_uint i = 0; status == CL_SUCCESS && i < c->desc->num_args;
          i++)
         status = arg_take(c, kernel, i);

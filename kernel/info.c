@@ -223,7 +223,8 @@ static struct group_facts compiled_facts(const struct _cl_kernel *kernel,
         k = compiled_entry(kernel, NULL);
     struct group_facts facts = {
         .max_items = REFCL_MAX_WORK_GROUP_SIZE,
-        .multiple = k->work_items_per_step ? k->work_items_per_step : 16,
+        .multiple = k->work_items_per_step ? k->work_items_per_step
+                                          : REFCL_COMPILED_STEP_DEFAULT,
         .local = k->local_bytes + local_args_bytes(kernel),
         .private_bytes = k->private_bytes};
     for (int d = 0; d < 3; d++)

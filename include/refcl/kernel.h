@@ -106,4 +106,9 @@ refcl_compiled_on(const struct refcl_compiled *compiled,
  *  without, the pass's loop over x has long vectors to fill. */
 #define REFCL_COMPILED_BARRIER_GROUP 256u
 
+/** The work-items a compiled kernel's loop over x takes at a time, when
+ *  the loop vectorizer, not refcl-jam-items, vectorizes it: 16, AVX-512's
+ *  floats, fill any host's vectors. */
+#define REFCL_COMPILED_STEP_DEFAULT 16u
+
 #endif /* REFCL_KERNEL_H */

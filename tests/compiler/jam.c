@@ -8,8 +8,9 @@
  * kernels it must leave alone or handle whole: a trip count and a break
  * that differ per work-item, float4 arithmetic, a loop on each side of a
  * barrier. Groups of 250 (W does not divide them), 8 (fewer than W) and
- * 256 (W divides them) over 1000 work-items, the last group of 232; run again with REFCL_CPU at each x86-64
- * level (W from the register width: smaller with SSE and AVX2).
+ * 256 (W divides them) over 1000 work-items, the last group of 232; and
+ * the group size refcl picks given none. Run again with REFCL_CPU at each
+ * x86-64 level (W from the register width: smaller with SSE and AVX2).
  */
 #include <math.h>
 #include <stdint.h>
@@ -19,6 +20,17 @@
 _Atomic int test_failures;
 
 #define ITEMS 1000
+
+/* A kernel with a loop of its own that writes the work-group size it ran
+ * in, and its sum. */
+#define SHAPE_SOURCE \
+    "kernel void shape(global int *size, global int *sum, int n)\n" \
+    "{\n" \
+    "    int g = get_global_id(0), acc = 0;\n" \
+    "    for (int k = 0; k < n; k++) acc += g ^ k;\n" \
+    "    size[g] = get_local_size(0);\n" \
+    "    sum[g] = acc;\n" \
+    "}\n"
 
 static const char source[] =
     "kernel void chain(global int *out, int n)\n"
@@ -79,7 +91,8 @@ static const char source[] =
     "    int other = scratch[get_local_size(0) - 1 - l];\n"
     "    for (int k = 0; k < n; k++) acc2 += other * k;\n"
     "    out[g] = acc + acc2;\n"
-    "}\n";
+    "}\n"
+    SHAPE_SOURCE;
 
 static const size_t locals[] = {250, 8, 256};
 
@@ -272,7 +285,7 @@ static void check_report(cl_program program)
                                    sizeof(log), log, NULL), CL_SUCCESS);
     static const char *const several[] = {"chain", "gemm_float", "gemm_double",
                                           "private_array", "uniform_branch",
-                                          "vec4", "with_barrier"};
+                                          "vec4", "with_barrier", "shape"};
     char line[96];
     for (size_t i = 0; i < sizeof(several) / sizeof(several[0]); i++) {
         snprintf(line, sizeof(line), "kernel %s: work-items run ", several[i]);
@@ -288,6 +301,64 @@ static void check_report(cl_program program)
     CHECK_EQ(preferred_multiple(program, "divergent_break"), 16);
 }
 
+/* Enqueued with no local size over @p global work-items, @p program's
+ * shape kernel ran in groups of the size returned. */
+static size_t chosen_local(cl_program program, size_t global)
+{
+    cl_kernel k = exec_kernel(program, "shape");
+    cl_mem size = exec_buffer(global * sizeof(cl_int), NULL);
+    cl_mem sum = exec_buffer(global * sizeof(cl_int), NULL);
+    cl_int n = 5;
+    CHECK_EQ(clSetKernelArg(k, 0, sizeof(size), &size), CL_SUCCESS);
+    CHECK_EQ(clSetKernelArg(k, 1, sizeof(sum), &sum), CL_SUCCESS);
+    CHECK_EQ(clSetKernelArg(k, 2, sizeof(n), &n), CL_SUCCESS);
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL,
+                                    NULL), CL_SUCCESS);
+    cl_int *sizes = malloc(global * sizeof(cl_int));
+    CHECK(sizes != NULL);
+    size_t local = 0;
+    if (sizes) {
+        exec_read(size, global * sizeof(cl_int), sizes);
+        local = (size_t)sizes[0];
+        /* Every group but a non-uniform last one has that size. */
+        for (size_t g = 0; g < global - global % local; g++)
+            CHECK_EQ(sizes[g], (cl_int)local);
+        free(sizes);
+    }
+    CHECK_EQ(clReleaseMemObject(size), CL_SUCCESS);
+    CHECK_EQ(clReleaseMemObject(sum), CL_SUCCESS);
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+    return local;
+}
+
+/* With no local size, refcl picks groups that fill the vectors (a multiple
+ * of CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, or the whole range) and
+ * the compute units (4 groups each, where the range has that many
+ * multiples), dividing the global size where groups must be uniform
+ * (OpenCL C 1.2: "the number of work-items specified by global_work_size
+ * is not evenly divisible by size of work-group" is an error). */
+static void check_local_choice(cl_program program)
+{
+    cl_uint units = 0;
+    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS,
+                             sizeof(units), &units, NULL), CL_SUCCESS);
+    size_t step = preferred_multiple(program, "shape");
+    CHECK(step >= 2);
+    size_t local = chosen_local(program, 4096);
+    CHECK(local > 0 && local % step == 0);
+    size_t groups = (4096 + local - 1) / local, fit = 4096 / step;
+    CHECK(groups >= (fit < 4 * units ? fit : 4 * units));
+    local = chosen_local(program, ITEMS);
+    CHECK(local == ITEMS || (local > 0 && local % step == 0));
+
+    cl_program uniform = exec_build(SHAPE_SOURCE, "-cl-std=CL1.2");
+    if (uniform) {
+        local = chosen_local(uniform, ITEMS);
+        CHECK(local > 1 && ITEMS % local == 0);
+        CHECK_EQ(clReleaseProgram(uniform), CL_SUCCESS);
+    }
+}
+
 int main(void)
 {
     exec_setup();
@@ -299,6 +370,7 @@ int main(void)
         check_vec4(program);
         check_gemm_float(program);
         check_gemm_double(program);
+        check_local_choice(program);
         CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     }
     exec_teardown();
