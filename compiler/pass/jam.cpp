@@ -108,7 +108,9 @@ public:
      *  headers' phis that differ between work-items), at least 1. */
     unsigned carriedChains() const;
     /** The widest value (a scalar, or a vector whole) the work-items
-     *  compute in floating point, else load or store, in bits. */
+     *  compute in floating point or as an integer vector, else load or
+     *  store, in bits. Integer scalars do not count: most are addresses
+     *  and indices (64-bit), not the work-item's data. */
     unsigned widestValue();
 
 private:
@@ -223,6 +225,12 @@ std::string Jam::check()
     return "";
 }
 
+/** Whether values of type Ty are a work-item's data for widestValue. */
+bool isData(Type *Ty)
+{
+    return Ty->isFPOrFPVectorTy() || (Ty->isVectorTy() && Ty->isIntOrIntVectorTy());
+}
+
 unsigned Jam::widestValue()
 {
     unsigned Arithmetic = 0, Memory = 0;
@@ -231,7 +239,7 @@ unsigned Jam::widestValue()
         bool IsMemory = isa<LoadInst>(V) || isa<StoreInst>(V);
         if (auto *Store = dyn_cast<StoreInst>(V))
             Ty = Store->getValueOperand()->getType();
-        else if (IsMemory || (V->getType()->isFPOrFPVectorTy() &&
+        else if (IsMemory || (isData(V->getType()) &&
                               (isa<BinaryOperator>(V) || isa<UnaryOperator>(V) ||
                                isa<CallInst>(V) || isa<CastInst>(V) || isa<PHINode>(V))))
             Ty = V->getType();
@@ -387,6 +395,10 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, LoopInfo &LI,
     Jam Before(L);
     std::string Why = Before.check();
     unsigned Lanes = Why.empty() ? lanesFor(Before, VectorBits) : 1;
+    // A long work-item runs fewer at a time, as many as the budget holds:
+    // two already hide half the latency of a chain.
+    while (Lanes > 2 && Before.size() * Lanes > MaxInstructions)
+        Lanes /= 2;
     if (Why.empty() && Before.size() * Lanes > MaxInstructions)
         Why = "the work-item is too long to repeat";
     if (Why.empty() && !UnrollRuntimeLoopRemainder(&L, Lanes, false, true, false, false,
@@ -421,17 +433,19 @@ std::vector<Loop *> candidates(LoopInfo &LI)
     return Found;
 }
 
-/** Whether every vector F computes, loads or stores is 128 bits or
- *  narrower (float4, double2): made scalars, each work-item's become lanes
- *  of the SLP vectorizer's vectors, as a scalar kernel's do; a float16
- *  fills a register as it is. */
-bool narrowVectorsOnly(Function &F)
+/** Whether every vector F computes, loads or stores is narrower than
+ *  a vector register, or 128 bits (float4, double2; float8 with
+ *  AVX-512): made scalars, each work-item's become lanes of the SLP
+ *  vectorizer's vectors, as a scalar kernel's do; a vector that fills a
+ *  register (float16) is kept whole. */
+bool narrowVectorsOnly(Function &F, unsigned VectorBits)
 {
+    unsigned Narrow = std::max(128u, VectorBits / 2);
     for (Instruction &I : instructions(F)) {
         Type *Ty = I.getType();
         if (auto *Store = dyn_cast<StoreInst>(&I))
             Ty = Store->getValueOperand()->getType();
-        if (Ty->isVectorTy() && Ty->getPrimitiveSizeInBits().getKnownMinSize() > 128)
+        if (Ty->isVectorTy() && Ty->getPrimitiveSizeInBits().getKnownMinSize() > Narrow)
             return false;
     }
     return true;
@@ -447,7 +461,10 @@ PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
     std::vector<Loop *> Candidates = candidates(AM.getResult<LoopAnalysis>(F));
     if (Candidates.empty())
         return PreservedAnalyses::all();
-    if (narrowVectorsOnly(F) &&
+    auto &TTI = AM.getResult<TargetIRAnalysis>(F);
+    unsigned VectorBits =
+        TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedSize();
+    if (narrowVectorsOnly(F, VectorBits) &&
         std::any_of(Candidates.begin(), Candidates.end(),
                     [](Loop *L) { return computesVectors(*L); })) {
         ScalarizerPass Scalarize;
@@ -456,9 +473,6 @@ PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
         Candidates = candidates(AM.getResult<LoopAnalysis>(F));
     }
     auto &LI = AM.getResult<LoopAnalysis>(F);
-    auto &TTI = AM.getResult<TargetIRAnalysis>(F);
-    unsigned VectorBits =
-        TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedSize();
     bool Changed = false;
     for (Loop *L : Candidates)
         Changed |= jamLoop(*L, VectorBits, Kernel, LI, AM.getResult<ScalarEvolutionAnalysis>(F),

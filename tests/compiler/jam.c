@@ -7,9 +7,11 @@
  * atomics in the loop; a branch the same for every work-item; and the
  * kernels it must leave alone or handle whole: a trip count and a break
  * that differ per work-item, float4 arithmetic, a loop on each side of a
- * barrier. Groups of 250 (W does not divide them), 8 (fewer than W) and
- * 256 (W divides them) over 1000 work-items, the last group of 232; and
- * the group size refcl picks given none. Run again with REFCL_CPU at each
+ * barrier; a body too long to repeat as often as its registers allow,
+ * run fewer at a time. Groups of 250 (W
+ * does not divide them), 8 (fewer than W) and 256 (W divides them) over
+ * 1000 work-items, the last group of 232; and the group size refcl picks
+ * given none. Run again with REFCL_CPU at each
  * x86-64 level (W from the register width: smaller with SSE and AVX2).
  */
 #include <math.h>
@@ -92,6 +94,17 @@ static const char source[] =
     "    for (int k = 0; k < n; k++) acc2 += other * k;\n"
     "    out[g] = acc + acc2;\n"
     "}\n"
+    "#define STEP(x, y) x = y * x + y; y = x * y + x;\n"
+    "#define STEP8(x, y) STEP(x, y) STEP(x, y) STEP(x, y) STEP(x, y) \\\n"
+    "    STEP(x, y) STEP(x, y) STEP(x, y) STEP(x, y)\n"
+    "#define STEP64(x, y) STEP8(x, y) STEP8(x, y) STEP8(x, y) STEP8(x, y) \\\n"
+    "    STEP8(x, y) STEP8(x, y) STEP8(x, y) STEP8(x, y)\n"
+    "kernel void long_body(global int *out, int n)\n"
+    "{\n"
+    "    uint x = n, y = get_global_id(0);\n"
+    "    for (int i = 0; i < n; i++) { STEP64(x, y) STEP64(x, y) }\n"
+    "    out[get_global_id(0)] = (int)y;\n"
+    "}\n"
     SHAPE_SOURCE;
 
 static const size_t locals[] = {250, 8, 256};
@@ -133,7 +146,14 @@ static int32_t expected(const char *name, int32_t g, int32_t n, size_t local)
         }
         return (int32_t)(x + y);
     }
-    if (!strcmp(name, "private_array")) {
+    if (!strcmp(name, "long_body")) {
+        uint32_t x = (uint32_t)n, y = (uint32_t)g;
+        for (int step = 0; step < n * 128; step++) {
+            x = y * x + y;
+            y = x * y + x;
+        }
+        return (int32_t)y;
+    } else if (!strcmp(name, "private_array")) {
         for (int k = 0; k < n; k++)
             acc += (uint32_t)g * (uint32_t)((k * 7 + g) & 15);
     } else if (!strcmp(name, "uniform_branch")) {
@@ -168,7 +188,7 @@ static void check_integers(cl_program program)
 {
     static const char *const names[] = {"chain", "private_array", "uniform_branch",
                                         "divergent_trip", "divergent_break",
-                                        "with_barrier"};
+                                        "with_barrier", "long_body"};
     static cl_int got[ITEMS];
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
@@ -285,7 +305,8 @@ static void check_report(cl_program program)
                                    sizeof(log), log, NULL), CL_SUCCESS);
     static const char *const several[] = {"chain", "gemm_float", "gemm_double",
                                           "private_array", "uniform_branch",
-                                          "vec4", "with_barrier", "shape"};
+                                          "vec4", "with_barrier", "shape",
+                                          "long_body"};
     char line[96];
     for (size_t i = 0; i < sizeof(several) / sizeof(several[0]); i++) {
         snprintf(line, sizeof(line), "kernel %s: work-items run ", several[i]);
