@@ -228,6 +228,7 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
     hash_u64(&h, REFCL_ABI_VERSION);
     hash_string(&h, refcl_compiler_target());
     hash_string(&h, refcl_compiler_cpu());
+    hash_u64(&h, refcl_compiler_vectorizes());
     hash_string(&h, tc->version);
     hash_string(&h, refcl_device_clang_extensions());
     for (const char *const *m = refcl_device_clang_macros(); *m; m++)

@@ -376,6 +376,7 @@ static void log_timeout(const struct workdir *dir)
  * have. */
 #define TARGET_CPU_OPTION "-refcl-target-cpu="
 #define ADAPT_CALLS_OPTION "-refcl-adapt-calls"
+#define NO_JAM_OPTION "-refcl-no-jam"
 #define SPIRV_NAMES_OPTION "-refcl-spirv-names"
 
 static bool plugin_option(const char *option)
@@ -383,6 +384,7 @@ static bool plugin_option(const char *option)
     return option && (!strncmp(option, TARGET_CPU_OPTION,
                                strlen(TARGET_CPU_OPTION)) ||
                       !strcmp(option, ADAPT_CALLS_OPTION) ||
+                      !strcmp(option, NO_JAM_OPTION) ||
                       !strcmp(option, SPIRV_NAMES_OPTION));
 }
 
@@ -742,9 +744,21 @@ static void clang_back(struct argv *a, const struct refcl_toolchain *tc,
              refcl_compiler_cpu());
     arg(a, "-mllvm");
     arg(a, b->cpu);
+    if (!refcl_compiler_vectorizes()) {
+        arg(a, "-fno-vectorize");
+        arg(a, "-fno-slp-vectorize");
+        arg(a, "-mllvm");
+        arg(a, NO_JAM_OPTION);
+    }
     arg(a, "-c");
     arg(a, "-o");
     arg(a, "program.o");
+}
+
+bool refcl_compiler_vectorizes(void)
+{
+    const char *value = secure_getenv("REFCL_VECTORIZE");
+    return !value || strcmp(value, "0") != 0;
 }
 
 /* Runs @p a and frees it. */

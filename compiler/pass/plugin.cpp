@@ -12,7 +12,8 @@
 // -passes='refcl-retarget<cpu=NAME>'.
 //
 // clang's pipeline takes the CPU from the LLVM option -refcl-target-cpu
-// and refcl-adapt-calls from -refcl-adapt-calls (clang's -mllvm); with
+// and refcl-adapt-calls from -refcl-adapt-calls (clang's -mllvm), leaves
+// refcl-jam-items out with -refcl-no-jam; with
 // -refcl-spirv-names it runs refcl-spirv-names alone (a module just read
 // from SPIR-V, not yet linked with the library). These options exist once
 // the plugin is loaded: the driver loads it with -Xclang -load too, before
@@ -73,6 +74,10 @@ cl::opt<bool> SpirvNames(
 cl::opt<bool> AdaptCalls(
     "refcl-adapt-calls",
     cl::desc("Calls of the builtin library from SPIR-V made to match its ABI (refcl-adapt-calls)"));
+
+cl::opt<bool> NoJam(
+    "refcl-no-jam",
+    cl::desc("Work-items one at a time: refcl-jam-items left out (REFCL_VECTORIZE=0)"));
 
 // Name as Pass or as Pass<options>: the options ("" if none); nothing if
 // Name is another pass's.
@@ -207,7 +212,8 @@ void registerPasses(PassBuilder &PB)
     PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
         FPM.addPass(InferAddressSpacesPass(GenericAddressSpace));
         FPM.addPass(AtomicsPass());
-        FPM.addPass(JamItemsPass());
+        if (!NoJam)
+            FPM.addPass(JamItemsPass());
     });
     // Last: the __global variables the optimizer left are the executable's;
     // the vectorizer's half vectors are made, InstCombine is done narrowing.

@@ -200,6 +200,12 @@ const char *refcl_compiler_cpu(void);
  *  terminated) runs on this host: a level at or below the host's. */
 bool refcl_compiler_cpu_runs(const char *name, size_t length);
 
+/** Whether kernels are vectorized: false where REFCL_VECTORIZE is "0",
+ *  which runs every work-item alone, one after the other (LLVM's
+ *  vectorizers and refcl-jam-items off): the scalar code to compare a
+ *  kernel's vectorized results with. */
+bool refcl_compiler_vectorizes(void);
+
 /** How the binary's kernels run (struct refcl_run_options). */
 #define REFCL_BINARY_UNIFORM 1u  /**< uniform work-groups only */
 #define REFCL_BINARY_ARG_INFO 2u /**< built with -cl-kernel-arg-info */
