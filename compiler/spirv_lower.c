@@ -149,7 +149,7 @@ static uint32_t opcode_at(const struct lower *l, size_t i)
 static bool read_words(const struct refcl_blob *il, struct lower *l)
 {
     l->count = il->size / 4;
-    if (l->count < HEADER_WORDS || il->size % 4)
+    if (l->count < HEADER_WORDS || il->size % 4 || l->count > UINT32_MAX)
         return false;
     l->in = malloc(l->count * 4);
     if (!l->in)
@@ -408,10 +408,11 @@ static void note_declaration(struct lower *l, size_t i, uint32_t op)
     else if (op == OP_DECORATE && length >= 3 &&
              l->in[i + 2] == DECORATION_C_PACKED && id_ok(l, l->in[i + 1]))
         l->packed[l->in[i + 1]] = 1;
-    if ((!declares_type(op) && op != OP_CONSTANT) || length < 2)
+    if ((!declares_type(op) && op != OP_CONSTANT) ||
+        length < (op == OP_CONSTANT ? 3u : 2u))
         return;
     uint32_t id = l->in[i + (op == OP_CONSTANT ? 2 : 1)];
-    if (!id_ok(l, id) || (op == OP_CONSTANT && length < 3))
+    if (!id_ok(l, id))
         return;
     l->def[id] = (uint32_t)i;
     if (op == OP_TYPE_INT)
@@ -537,9 +538,11 @@ static uint64_t pointee_size(const struct lower *l, uint32_t pointer)
  * is as wide (another signedness), a signed conversion otherwise. */
 static bool lower_pointer_difference(struct lower *l, size_t i)
 {
-    uint32_t result_type = l->in[i + 1], result = l->in[i + 2];
-    uint64_t element = length_at(l, i) == 5 ? pointee_size(l, l->in[i + 3]) : 0;
-    uint32_t width = int_width(l, result_type), a, b;
+    if (length_at(l, i) != 5)
+        return false;
+    uint32_t result_type = l->in[i + 1], result = l->in[i + 2], a, b;
+    uint64_t element = pointee_size(l, l->in[i + 3]);
+    uint32_t width = int_width(l, result_type);
     if (!element || !width || !pointers_as_integers(l, i, &a, &b))
         return false;
     uint32_t type = l->uintptr;
