@@ -570,7 +570,7 @@ static uint32_t matching_members(const struct lower *l, uint32_t to,
                                  uint32_t from)
 {
     uint32_t op = def_opcode(l, to);
-    if (op != def_opcode(l, from))
+    if (!op || op != def_opcode(l, from))
         return 0;
     size_t t = l->def[to], f = l->def[from];
     uint64_t length, other;
