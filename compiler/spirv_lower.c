@@ -3,7 +3,7 @@
  * SPIR-V 1.4's instructions that llvm-spirv-15 cannot read, rewritten
  * into older instructions of the same meaning before it reads the module
  * (refcl/spirv.h): OpDecorateString and OpMemberDecorateString of
- * UserSemantic dropped, OpCopyMemory made OpLoad and OpStore (the
+ * UserSemantic dropped (and the GOOGLE extensions that declare them), OpCopyMemory made OpLoad and OpStore (the
  * translator reads no OpCopyMemory), OpCopyMemorySized with two sets of
  * memory operands given one, OpPtrEqual, OpPtrNotEqual and OpPtrDiff
  * made integer arithmetic on OpConvertPtrToU, OpCopyLogical made
@@ -22,6 +22,7 @@ enum {
     HEADER_WORDS = 5,
     MAGIC = 0x07230203u,
     OP_UNDEF = 1,
+    OP_EXTENSION = 10,
     OP_CAPABILITY = 17,
     OP_MEMORY_MODEL = 14,
     OP_TYPE_BOOL = 20,
@@ -183,6 +184,32 @@ static bool annotation_only(const struct lower *l, size_t i)
            decoration == DECORATION_USER_TYPE_GOOGLE;
 }
 
+/* The extensions that only bring those decorations (HlslCounterBufferGOOGLE,
+ * for Vulkan's Uniform storage class, aside): dropped with them, as
+ * llvm-spirv-15 refuses a module that declares an extension it does not
+ * know. A literal string's bytes are in the word's little-endian order,
+ * the host's. */
+static bool google_extension(const struct lower *l, size_t i)
+{
+    static const char *const names[] = {"SPV_GOOGLE_decorate_string",
+                                        "SPV_GOOGLE_hlsl_functionality1",
+                                        "SPV_GOOGLE_user_type"};
+    if (opcode_at(l, i) != OP_EXTENSION)
+        return false;
+    size_t room = 4 * (length_at(l, i) - 1);
+    for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
+        size_t bytes = strlen(names[n]) + 1;
+        if (bytes <= room && !memcmp(l->in + i + 1, names[n], bytes))
+            return true;
+    }
+    return false;
+}
+
+static bool dropped(const struct lower *l, size_t i)
+{
+    return annotation_only(l, i) || google_extension(l, i);
+}
+
 static bool memory_operand_mask_known(uint32_t mask)
 {
     return !(mask & ~(uint32_t)(MEMORY_VOLATILE | MEMORY_ALIGNED |
@@ -228,7 +255,7 @@ static bool needs_lowering(const struct lower *l)
 {
     size_t second;
     for (size_t i = HEADER_WORDS; i < l->count; i += length_at(l, i))
-        if (rewritten(opcode_at(l, i)) || annotation_only(l, i) ||
+        if (rewritten(opcode_at(l, i)) || dropped(l, i) ||
             two_memory_operand_sets(l, i, &second))
             return true;
     return false;
@@ -753,7 +780,7 @@ static void lower_functions(struct lower *l)
         size_t mark = l->body.n, constants = l->constant_count;
         uint32_t next_id = l->next_id, uintptr = l->uintptr;
         bool added = l->uintptr_added;
-        if (annotation_only(l, i) ||
+        if (dropped(l, i) ||
             (lower_instruction(l, i) && !l->body.failed)) {
             l->changed = true;
             continue;
@@ -795,7 +822,7 @@ static void assemble(struct lower *l, struct out *o)
         emit(o, OP_CAPABILITY, (const uint32_t[]){CAPABILITY_INT64}, 1);
     for (size_t i = HEADER_WORDS; i < l->first_function;
          i += length_at(l, i)) {
-        if (annotation_only(l, i)) {
+        if (dropped(l, i)) {
             l->changed = true;
             continue;
         }
