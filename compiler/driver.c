@@ -917,7 +917,10 @@ static bool from_objects(const struct workdir *dir,
 }
 
 /* SPIR-V to this target's bitcode (an object), and on to a shared object
- * for a build. llvm-spirv gives spir64 bitcode with typed pointers, whose
+ * for a build. SPIR-V 1.4's instructions llvm-spirv-15 cannot read are
+ * rewritten first (compiler/spirv_lower.c); a build stops on any left,
+ * its log naming it, rather than on the translator's assertion.
+ * llvm-spirv gives spir64 bitcode with typed pointers, whose
  * address spaces are OpenCL's, as refcl's (-ffake-address-space-map);
  * clang retargets it and makes its pointers opaque, as the builtins', and
  * the plugin gives its calls of builtins the library's names
@@ -927,12 +930,16 @@ static bool from_il(const struct workdir *dir,
 {
     const struct refcl_toolchain *tc = refcl_toolchain();
     char path[PATH_MAX], why[192];
-    if (!refcl_spirv_readable(job->il, why, sizeof(why))) {
+    struct refcl_blob lowered;
+    const struct refcl_blob *il =
+        refcl_spirv_lower(job->il, &lowered) ? &lowered : job->il;
+    bool readable = refcl_spirv_readable(il, why, sizeof(why));
+    if (!readable)
         log_note(dir, why);
-        return false;
-    }
-    if (!path_in(dir, "program.spv", path) ||
-        !write_bytes(path, job->il->bytes, job->il->size))
+    bool written = readable && path_in(dir, "program.spv", path) &&
+                   write_bytes(path, il->bytes, il->size);
+    refcl_blob_free(&lowered);
+    if (!written)
         return false;
     struct argv a = {0};
     arg(&a, tc->llvm_spirv);

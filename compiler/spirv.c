@@ -8,8 +8,8 @@
  * by the value given (a bool's opcode made True or False), so that the
  * translator reads a module with nothing left to set (its own --spec-const
  * takes no negative integer and no 64-bit one of 19 digits). And the
- * instructions llvm-spirv-15 stops on, which a build names in its log
- * instead of the translator's assertion.
+ * instructions llvm-spirv-15 stops on that compiler/spirv_lower.c left,
+ * which a build names in its log instead of the translator's assertion.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -203,8 +203,9 @@ bool refcl_spirv_specialize(const struct refcl_blob *il,
     return true;
 }
 
-/* The instructions of SPIR-V 1.4 that llvm-spirv-15 stops on (an
- * assertion, "Not implemented"), by opcode. */
+/* The instructions llvm-spirv-15 stops on (an assertion, "Not
+ * implemented"), by opcode: SPIR-V 1.4's, and OpCopyMemory, what
+ * compiler/spirv_lower.c could not rewrite. */
 static const char *unread_instruction(uint32_t op)
 {
     switch (op) {
@@ -212,6 +213,7 @@ static const char *unread_instruction(uint32_t op)
     case 401: return "OpPtrEqual";
     case 402: return "OpPtrNotEqual";
     case 403: return "OpPtrDiff";
+    case 63: return "OpCopyMemory"; /* any: "Invalid Id" */
     case 5632: return "OpDecorateString";
     case 5633: return "OpMemberDecorateString";
     default: return NULL;
@@ -235,14 +237,12 @@ static bool find_unread(const struct words *w, size_t i, uint32_t op,
 {
     struct unread *u = data;
     u->name = unread_instruction(op);
-    /* OpCopyMemory (63: target, source) and OpCopyMemorySized (64: and a
-     * size) with SPIR-V 1.4's second set of memory operands, the
-     * source's: llvm-spirv-15 reads it as an id. */
-    uint32_t fixed = op == 63 ? 3 : op == 64 ? 4 : 0;
-    if (fixed && length > fixed &&
-        length > fixed + memory_operand_words(word(w, i + fixed)))
-        u->name = op == 63 ? "OpCopyMemory with two memory operands"
-                           : "OpCopyMemorySized with two memory operands";
+    /* OpCopyMemorySized (64: target, source, size) with SPIR-V 1.4's
+     * second set of memory operands, the source's: llvm-spirv-15 reads it
+     * as an id. */
+    if (op == 64 && length > 4 &&
+        length > 4 + memory_operand_words(word(w, i + 4)))
+        u->name = "OpCopyMemorySized with two memory operands";
     return u->name != NULL;
 }
 
@@ -253,8 +253,8 @@ bool refcl_spirv_readable(const struct refcl_blob *il, char *why,
     struct unread u = {NULL};
     if (!each_instruction(&w, find_unread, &u))
         return true;
-    snprintf(why, room, "refcl: the module has %s (SPIR-V 1.4), which the "
-             "SPIR-V translator refcl uses (llvm-spirv-15) cannot read\n",
-             u.name);
+    snprintf(why, room, "refcl: the module has %s, which the SPIR-V "
+             "translator refcl uses (llvm-spirv-15) cannot read and refcl "
+             "could not rewrite\n", u.name);
     return false;
 }

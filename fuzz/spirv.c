@@ -4,7 +4,10 @@
  * does (compiler/spirv.c). An input is a module: clCreateProgramWithIL
  * checks its header; clSetProgramSpecializationConstant is tried for
  * SpecIds 0-7 in each size, its value the input's first bytes; the build
- * specializes the module and scans it for what llvm-spirv-15 cannot read.
+ * specializes the module, rewrites SPIR-V 1.4 for llvm-spirv-15 and scans
+ * it for what the translator still cannot read; the rewrite is also run
+ * on the input in process (compiler/spirv_lower.c compiled in, checked by
+ * fuzz/spirv_check.h).
  * Whatever the words, every call returns one of the codes the spec gives
  * it (a build always ends), and the application lives on.
  */
@@ -12,6 +15,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "spirv_check.h"
 
 static void try_spec_constants(cl_program program, const uint8_t *data,
                                size_t size)
@@ -32,6 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     cl_context context = fuzz_context();
     cl_int err = CL_SUCCESS;
+    fuzz_check_lowered(data, size);
     cl_program program = clCreateProgramWithIL(context, data, size, &err);
     fuzz_expect(err, (const cl_int[]){CL_SUCCESS, CL_INVALID_VALUE,
                                       CL_INVALID_OPERATION, 0},

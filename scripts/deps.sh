@@ -13,9 +13,10 @@ packages=(
     # it; python3 generates the builtin library; llvm-spirv-15 reads SPIR-V
     # (clCreateProgramWithIL); lld's libraries link programs inside the
     # compiler process; llvm-15-tools has lit and FileCheck (the passes'
-    # IR tests, tests/compiler/lit).
+    # IR tests, tests/compiler/lit); spirv-tools' spirv-as assembles the
+    # SPIR-V 1.4 test module (tests/program/il/spirv14.spvasm).
     clang-15 llvm-15 llvm-15-dev libclang-15-dev liblld-15-dev zlib1g-dev
-    python3 llvm-spirv-15 llvm-15-tools
+    python3 llvm-spirv-15 llvm-15-tools spirv-tools
 )
 missing=()
 for p in "${packages[@]}"; do

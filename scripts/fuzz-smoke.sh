@@ -21,7 +21,7 @@ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREFCL_WERROR=ON \
 cmake --build "$dir" -j"$(nproc)"
 dir=$(cd "$dir" && pwd)
 passed=0 failed=0
-for name in options binary spirv; do
+for name in options binary spirv spirv_lower; do
     corpus="$dir/fuzz/corpus-$name"
     rm -rf "$corpus" && cp -r fuzz/corpus/$name "$corpus"
     echo "== fuzz/$name ${length[*]}"

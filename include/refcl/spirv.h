@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What refcl reads of a SPIR-V module itself (compiler/spirv.c), before
- * llvm-spirv does: its specialization constants, set by
- * clSetProgramSpecializationConstant, and the instructions llvm-spirv-15
- * cannot read, which a build reports in its log.
+ * What refcl reads of a SPIR-V module itself (compiler/spirv.c,
+ * compiler/spirv_lower.c), before llvm-spirv does: its specialization
+ * constants, set by clSetProgramSpecializationConstant, SPIR-V 1.4's
+ * instructions llvm-spirv-15 cannot read rewritten into ones it can, and
+ * those that remain, which a build reports in its log.
  */
 #ifndef REFCL_SPIRV_H
 #define REFCL_SPIRV_H
@@ -41,6 +42,19 @@ struct refcl_spec_value {
 bool refcl_spirv_specialize(const struct refcl_blob *il,
                             const struct refcl_spec_value *values,
                             size_t count, struct refcl_blob *out);
+
+/** A copy of SPIR-V module @p il (its header checked) in @p out (owned,
+ *  in the host's byte order) with SPIR-V 1.4's instructions that
+ *  llvm-spirv-15 cannot read rewritten into SPIR-V of the same meaning:
+ *  OpDecorateString and OpMemberDecorateString of UserSemantic dropped,
+ *  OpCopyMemory and OpCopyMemorySized given one set of memory operands,
+ *  OpPtrEqual, OpPtrNotEqual and OpPtrDiff made integer arithmetic on
+ *  OpConvertPtrToU, OpCopyLogical made OpCompositeExtract and
+ *  OpCompositeInsert (compiler/spirv_lower.c). Any bytes are safe: an
+ *  instruction refcl cannot rewrite is left as it was.
+ *  @return false, @p out empty, when nothing was rewritten (nothing to,
+ *  a malformed module, no memory): the build reads @p il itself. */
+bool refcl_spirv_lower(const struct refcl_blob *il, struct refcl_blob *out);
 
 /** Whether llvm-spirv-15 can read SPIR-V module @p il (its header
  *  checked): if not, the first instruction it cannot read, named in

@@ -4,8 +4,9 @@
  * llvm-spirv-15 made from tests/program/il/reverse.cl when the tests were
  * built (REFCL_TEST_SPIRV names it): the device's IL versions,
  * CL_PROGRAM_IL, a build and a run checked against the host's own
- * computation, IL that is not SPIR-V refused, and an instruction the
- * translator cannot read named in the build log. Skipped (77) where the
+ * computation, IL that is not SPIR-V refused, a UserSemantic
+ * OpDecorateString dropped, and an instruction the translator cannot read
+ * named in the build log. Skipped (77) where the
  * device reports no IL (no compiler or no translator).
  */
 #include <stdio.h>
@@ -47,30 +48,6 @@ static void check_refused(const unsigned char *spirv, size_t size)
     CHECK_EQ(err, CL_INVALID_CONTEXT);
 }
 
-/* The module with SPIR-V 1.4's OpDecorateString (5632) appended, which
- * llvm-spirv-15 cannot read: the build fails, its log naming the
- * instruction rather than the translator's assertion. */
-static void check_unreadable(const unsigned char *spirv, size_t size)
-{
-    const uint32_t decorate_string[] = {4u << 16 | 5632, 1, 5635, 'x'};
-    unsigned char *longer = malloc(size + sizeof(decorate_string));
-    memcpy(longer, spirv, size);
-    memcpy(longer + size, decorate_string, sizeof(decorate_string));
-    cl_int err = 1;
-    cl_program program = clCreateProgramWithIL(
-        context, longer, size + sizeof(decorate_string), &err);
-    CHECK_EQ(err, CL_SUCCESS);
-    CHECK_EQ(clBuildProgram(program, 0, NULL, NULL, NULL, NULL),
-             CL_BUILD_PROGRAM_FAILURE);
-    char log[1024] = "";
-    CHECK_EQ(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG,
-                                   sizeof(log), log, NULL), CL_SUCCESS);
-    CHECK(strstr(log, "OpDecorateString") != NULL);
-    CHECK(strstr(log, "Assertion") == NULL);
-    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
-    free(longer);
-}
-
 static void check_run(cl_program program)
 {
     cl_int err = 1;
@@ -108,6 +85,47 @@ static void check_run(cl_program program)
     clReleaseMemObject(bx);
     clReleaseMemObject(by);
     clReleaseKernel(kernel);
+}
+
+/* @p spirv with one more instruction, @p words, at its end: a program. */
+static cl_program program_with(const unsigned char *spirv, size_t size,
+                               const uint32_t *words, size_t count)
+{
+    unsigned char *longer = malloc(size + 4 * count);
+    memcpy(longer, spirv, size);
+    memcpy(longer + size, words, 4 * count);
+    cl_program program = test_il_program(context, longer, size + 4 * count);
+    free(longer);
+    return program;
+}
+
+/* SPIR-V 1.4's OpDecorateString (5632) of UserSemantic (5635), which
+ * llvm-spirv-15 cannot read and refcl drops (an annotation): the module
+ * builds and runs as without it. */
+static void check_annotation_dropped(const unsigned char *spirv, size_t size)
+{
+    const uint32_t user_semantic[] = {4u << 16 | 5632, 1, 5635, 'x'};
+    cl_program program = program_with(spirv, size, user_semantic, 4);
+    CHECK_EQ(clBuildProgram(program, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    check_run(program);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+}
+
+/* OpDecorateString of a decoration refcl does not drop (MemoryINTEL,
+ * 5826): the build fails, its log naming the instruction rather than the
+ * translator's assertion. */
+static void check_unreadable(const unsigned char *spirv, size_t size)
+{
+    const uint32_t memory_intel[] = {4u << 16 | 5632, 1, 5826, 'x'};
+    cl_program program = program_with(spirv, size, memory_intel, 4);
+    CHECK_EQ(clBuildProgram(program, 0, NULL, NULL, NULL, NULL),
+             CL_BUILD_PROGRAM_FAILURE);
+    char log[1024] = "";
+    CHECK_EQ(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG,
+                                   sizeof(log), log, NULL), CL_SUCCESS);
+    CHECK(strstr(log, "OpDecorateString") != NULL);
+    CHECK(strstr(log, "Assertion") == NULL);
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
 }
 
 int main(void)
@@ -157,6 +175,7 @@ int main(void)
     CHECK_STR(names, "reverse");
     check_run(program);
     CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+    check_annotation_dropped(spirv, size);
     check_unreadable(spirv, size);
     CHECK_EQ(clReleaseContext(context), CL_SUCCESS);
     free(spirv);
