@@ -72,6 +72,8 @@ void bench_kernel_release(struct bench_kernel *k);
 extern const struct work bench_buffer_create;
 extern const struct work bench_memcpy_64m;
 extern const struct work bench_copy_buffer_64m;
+extern const struct work bench_write_buffer_64m;
+extern const struct work bench_read_buffer_64m;
 extern const struct work bench_map_unmap_64m;
 extern const struct work bench_write_buffer_4b;
 

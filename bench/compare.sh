@@ -67,6 +67,8 @@ context.create-release   ratio -                     0.2
 subdevices.equally-1     below -                     1
 buffer.create-release    ratio -                     0.2
 copy-buffer.64m          of    memcpy.64m            1.0
+write-buffer.64m         of    memcpy.64m            1.0
+read-buffer.64m          of    memcpy.64m            1.0
 map-unmap.64m            ratio -                     0.05
 write-buffer.4b          ratio -                     0.1
 native-kernel.latency    ratio -                     0.1

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl_bench's memory figures (bench/README.md): buffer creation, and
- * 64 MiB moved by clEnqueueCopyBuffer and by a map and unmap, next to a
+ * 64 MiB moved by clEnqueueCopyBuffer, by blocking writes and reads
+ * between host memory and a buffer, and by a map and unmap, next to a
  * plain memcpy of the same bytes; a blocking 4-byte write. Each figure
  * makes its buffers before its samples and frees them after.
  */
@@ -76,7 +77,8 @@ static void memory_teardown(void)
 }
 
 /* What a single-threaded copy of the same bytes costs on this machine:
- * the bound copy-buffer.64m is held to. */
+ * the bound copy-buffer.64m, write-buffer.64m and read-buffer.64m are held
+ * to. */
 static cl_int loop_memcpy(const struct bench *b, long n)
 {
     (void)b;
@@ -116,6 +118,29 @@ static cl_int loop_map_unmap(const struct bench *b, long n)
         if (err == CL_SUCCESS)
             err = clFinish(m.queue);
     }
+    return err;
+}
+
+/* A blocking write of the whole CL_MEM_ALLOC_HOST_PTR buffer from host
+ * memory, or a blocking read of it back: what clpeak's transfer figures
+ * time, held to the same bound as a copy between buffers. */
+static cl_int loop_write_big(const struct bench *b, long n)
+{
+    (void)b;
+    cl_int err = CL_SUCCESS;
+    for (long i = 0; i < n && err == CL_SUCCESS; i++)
+        err = clEnqueueWriteBuffer(m.queue, m.mapped, CL_TRUE, 0, BIG,
+                                   m.host_src, 0, NULL, NULL);
+    return err;
+}
+
+static cl_int loop_read_big(const struct bench *b, long n)
+{
+    (void)b;
+    cl_int err = CL_SUCCESS;
+    for (long i = 0; i < n && err == CL_SUCCESS; i++)
+        err = clEnqueueReadBuffer(m.queue, m.mapped, CL_TRUE, 0, BIG,
+                                  m.host_dst, 0, NULL, NULL);
     return err;
 }
 
@@ -162,5 +187,7 @@ const struct work bench_buffer_create = {nothing_setup, loop_buffer,
 #define MEMORY_WORK(loop) {memory_setup, loop, memory_teardown, 0, 0}
 const struct work bench_memcpy_64m = MEMORY_WORK(loop_memcpy);
 const struct work bench_copy_buffer_64m = MEMORY_WORK(loop_copy_buffer);
+const struct work bench_write_buffer_64m = MEMORY_WORK(loop_write_big);
+const struct work bench_read_buffer_64m = MEMORY_WORK(loop_read_big);
 const struct work bench_map_unmap_64m = MEMORY_WORK(loop_map_unmap);
 const struct work bench_write_buffer_4b = MEMORY_WORK(loop_write_4);

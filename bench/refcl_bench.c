@@ -388,6 +388,8 @@ static const struct figure figures[] = {
     {"kernel.set-arg-3", "ns", NULL, NULL, 0, &bench_kernel_set_arg},
     {"memcpy.64m", "us", NULL, NULL, 0, &bench_memcpy_64m},
     {"copy-buffer.64m", "us", NULL, NULL, 0, &bench_copy_buffer_64m},
+    {"write-buffer.64m", "us", NULL, NULL, 0, &bench_write_buffer_64m},
+    {"read-buffer.64m", "us", NULL, NULL, 0, &bench_read_buffer_64m},
     {"map-unmap.64m", "us", NULL, NULL, 0, &bench_map_unmap_64m},
     {"write-buffer.4b", "ns", NULL, NULL, 0, &bench_write_buffer_4b},
     {"timer.host", "ns", NULL, loop_host_timer, 0, NULL},
