@@ -900,6 +900,8 @@ static void check_writes(const struct pass_program *p, const struct shape *s, st
     }
     for (int i = texels - 1; i > 0; i--) { /* shuffle */
         int j = (int)(rnd() % (unsigned)(i + 1)), t[4];
+        if (j == i)
+            continue; /* memcpy onto itself: an overlap */
         memcpy(t, coords[i], sizeof t);
         memcpy(coords[i], coords[j], sizeof t);
         memcpy(coords[j], t, sizeof t);
