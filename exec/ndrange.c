@@ -102,6 +102,11 @@ size_t refcl_launch_kernel_local_bytes(const struct refcl_launch *c)
 }
 
 
+bool refcl_launch_group_per_piece(const struct refcl_launch *c)
+{
+    return c->compiled && c->compiled->work_items_per_step;
+}
+
 /* The products fit in a size_t: every kernel has an argument that reaches
  * one element per work-item, and the enqueue has checked that a buffer
  * holds them. */
@@ -115,7 +120,7 @@ void refcl_launch_plan(struct refcl_launch *c,
     if (c->desc->group || c->compiled) {
         c->work = r->groups[0] * r->groups[1] * r->groups[2];
         min_work = (MIN_PIECE_ITEMS + group_items - 1) / group_items;
-        if (c->compiled && c->compiled->work_items_per_step)
+        if (refcl_launch_group_per_piece(c))
             min_work = 1;
     }
     size_t target = (size_t)device->compute_units * PIECES_PER_UNIT;

@@ -257,7 +257,7 @@ static void compiled_local_choose(struct refcl_launch *c, bool uniform,
     size_t most = c->compiled->has_barrier ? REFCL_COMPILED_BARRIER_GROUP
                                            : REFCL_MAX_WORK_GROUP_SIZE;
     size_t rows = r->global[1] * r->global[2];
-    size_t wanted = c->compiled->work_items_per_step
+    size_t wanted = refcl_launch_group_per_piece(c)
                         ? (size_t)device->compute_units * GROUPS_PER_UNIT
                         : 1;
     size_t columns = rows >= wanted ? 1 : (wanted + rows - 1) / rows;

@@ -270,6 +270,12 @@ void refcl_launch_free(struct refcl_launch *launch);
  *  that what follows them stays aligned; 0 for a built-in kernel. */
 size_t refcl_launch_kernel_local_bytes(const struct refcl_launch *launch);
 
+/** Whether one work-group of @p launch is worth handing to a thread: a
+ *  compiled kernel whose work-items run loops of their own
+ *  (refcl-jam-items took its work-item loop). Others are handed out
+ *  16384 work-items at a time at least. */
+bool refcl_launch_group_per_piece(const struct refcl_launch *launch);
+
 /** Cuts the work into pieces for the compute units of @p device. */
 void refcl_launch_plan(struct refcl_launch *launch,
                        const struct _cl_device_id *device);
