@@ -59,6 +59,16 @@ cl_int bench_kernel_build(const struct bench *b, const char *source,
 /** Releases what @p k holds (what was made of it) and clears it. */
 void bench_kernel_release(struct bench_kernel *k);
 
+/* One thread's share of some work: items [first, first + count). */
+struct bench_slice {
+    size_t first, count;
+};
+
+/* Cuts @p total items into @p threads slices (the last takes the rest)
+ * and runs @p main on each, in a thread of its own when there are
+ * several; CL_OUT_OF_RESOURCES if a thread could not start. */
+cl_int bench_run_slices(int threads, size_t total, void *(*main)(void *));
+
 /** Elements of the saxpy figures: 64 Mi floats. */
 #define BENCH_SAXPY_N ((size_t)64 * 1024 * 1024)
 
@@ -113,6 +123,9 @@ extern const struct work bench_mad_float16;
 extern const struct work bench_fma_c_all;
 extern const struct work bench_sgemm;
 extern const struct work bench_nbody;
+extern const struct work bench_collatz;
+extern const struct work bench_collatz_c_all;
+extern const struct work bench_mandelbrot;
 
 /* bench/queues.c */
 extern const struct work bench_queues_one;

@@ -5,8 +5,11 @@
  * chains with float and float16, next to the same number of FMAs in C on
  * one thread per CPU with the CPU's widest vectors (the machine's limit); a
  * naive SGEMM (one work-item per element of C, a loop over k) of 1024 x
- * 1024; and one all-pairs n-body step over 4096 bodies. Each is the time of
- * one kernel, completed, in microseconds.
+ * 1024; one all-pairs n-body step over 4096 bodies; and loops each
+ * work-item leaves after a count of its own: the Collatz sequences of
+ * 2^20 numbers, next to the same in C on one thread per CPU, and a
+ * Mandelbrot set of 2048 x 2048 points. Each is the time
+ * of one kernel, completed, in microseconds.
  */
 #include <math.h>
 #include <pthread.h>
@@ -81,14 +84,67 @@ static const char nbody_source[] =
     "    next[i] = (float4)(p.xyz + v.xyz * dt, p.w);\n"
     "}\n";
 
+#define COLLATZ_ITEMS ((size_t)1 << 20)
+
+/* Steps to 1 from first + the work-item's index; 64-bit, as numbers
+ * below 2^20 climb past 2^32. */
+static const char collatz_source[] =
+    "kernel void collatz(global float *unused0, global float *unused1,\n"
+    "                    global float *steps, ulong first)\n"
+    "{\n"
+    "    ulong x = first + get_global_id(0);\n"
+    "    uint n = 0;\n"
+    "    while (x != 1) { x = x & 1 ? 3 * x + 1 : x / 2; n++; }\n"
+    "    steps[get_global_id(0)] = n;\n"
+    "}\n";
+
+#define MANDELBROT_SIDE 2048
+
+/* Iterations before z escapes, at most 256, for the points of
+ * [-2, 1] x [-1.5, 1.5]. */
+static const char mandelbrot_source[] =
+    "kernel void mandelbrot(global float *unused0, global float *unused1,\n"
+    "                       global float *out, int side)\n"
+    "{\n"
+    "    int px = get_global_id(0), py = get_global_id(1), i = 0;\n"
+    "    float cx = -2.0f + 3.0f * px / side, cy = -1.5f + 3.0f * py / side;\n"
+    "    float x = 0.0f, y = 0.0f;\n"
+    "    while (i < 256 && x * x + y * y < 4.0f) {\n"
+    "        float t = x * x - y * y + cx;\n"
+    "        y = 2.0f * x * y + cy;\n"
+    "        x = t;\n"
+    "        i++;\n"
+    "    }\n"
+    "    out[py * side + px] = i;\n"
+    "}\n";
+
+static float collatz_steps(uint64_t x)
+{
+    unsigned n = 0;
+    for (; x != 1; n++)
+        x = x & 1 ? 3 * x + 1 : x / 2;
+    return (float)n;
+}
+
+static float gemm_expected(size_t i)
+{
+    (void)i;
+    return (float)GEMM_N;
+}
+
+static float collatz_expected(size_t i)
+{
+    return collatz_steps(1 + i);
+}
+
 static struct {
     struct bench_kernel run;
     cl_mem mem[3];
     cl_uint dims;
     size_t global[2], local[2];
     size_t check_bytes;   /* the result read back and checked */
-    float expected;       /* the value each checked float must have, or NAN
-                           * for "finite" */
+    /* The value checked float i must have; NULL for "finite". */
+    float (*expected)(size_t i);
 } k;
 
 static cl_int buffer(int i, size_t bytes, float fill)
@@ -117,6 +173,20 @@ static cl_int set_args(int count)
     return err;
 }
 
+/* The kernel runs over @p side work-items in each of @p dims dimensions,
+ * in groups of @p local x 1; its result's first @p check_bytes are
+ * checked against @p expected. */
+static void shape(cl_uint dims, size_t side, size_t local, size_t check_bytes,
+                  float (*expected)(size_t))
+{
+    k.dims = dims;
+    k.global[0] = k.global[1] = side;
+    k.local[0] = local;
+    k.local[1] = 1;
+    k.check_bytes = check_bytes;
+    k.expected = expected;
+}
+
 static cl_int mad_setup(const struct bench *b, const char *name)
 {
     cl_int err = kernel_setup(b, mad_source, name);
@@ -127,10 +197,7 @@ static cl_int mad_setup(const struct bench *b, const char *name)
         err = set_args(1);
     if (err == CL_SUCCESS)
         err = clSetKernelArg(k.run.kernel, 1, sizeof(a), &a);
-    k.dims = 1;
-    k.global[0] = MAD_ITEMS;
-    k.local[0] = 256;
-    k.check_bytes = 0;
+    shape(1, MAD_ITEMS, 256, 0, NULL);
     return err;
 }
 
@@ -146,25 +213,31 @@ static cl_int mad_float16_setup(const struct bench *b, int units)
     return mad_setup(b, "mad_float16");
 }
 
+/* Kernel @p name of @p source, its arguments three buffers of bytes[i]
+ * each filled with fill[i], then @p arg_size bytes at @p arg. */
+static cl_int three_buffers_setup(const struct bench *b, const char *source,
+                                  const char *name, const size_t bytes[3],
+                                  const float fill[3], size_t arg_size, const void *arg)
+{
+    cl_int err = kernel_setup(b, source, name);
+    for (int i = 0; i < 3 && err == CL_SUCCESS; i++)
+        err = buffer(i, bytes[i], fill[i]);
+    if (err == CL_SUCCESS)
+        err = set_args(3);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k.run.kernel, 3, arg_size, arg);
+    return err;
+}
+
 /* A and B all ones: every element of C is n, exactly. */
 static cl_int gemm_setup(const struct bench *b, int units)
 {
     (void)units;
     const size_t bytes = (size_t)GEMM_N * GEMM_N * sizeof(cl_float);
     const cl_int n = GEMM_N;
-    cl_int err = kernel_setup(b, gemm_source, "sgemm");
-    for (int i = 0; i < 3 && err == CL_SUCCESS; i++)
-        err = buffer(i, bytes, i < 2 ? 1.0f : 0.0f);
-    if (err == CL_SUCCESS)
-        err = set_args(3);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(k.run.kernel, 3, sizeof(n), &n);
-    k.dims = 2;
-    k.global[0] = k.global[1] = GEMM_N;
-    k.local[0] = 64;
-    k.local[1] = 1;
-    k.check_bytes = 64 * sizeof(cl_float);
-    k.expected = (float)GEMM_N;
+    cl_int err = three_buffers_setup(b, gemm_source, "sgemm", (size_t[]){bytes, bytes, bytes},
+                                     (float[]){1.0f, 1.0f, 0.0f}, sizeof(n), &n);
+    shape(2, GEMM_N, 64, 64 * sizeof(cl_float), gemm_expected);
     return err;
 }
 
@@ -196,11 +269,31 @@ static cl_int nbody_setup(const struct bench *b, int units)
         err = clSetKernelArg(k.run.kernel, 3, sizeof(n), &n);
     if (err == CL_SUCCESS)
         err = clSetKernelArg(k.run.kernel, 4, sizeof(dt), &dt);
-    k.dims = 1;
-    k.global[0] = BODIES;
-    k.local[0] = 64;
-    k.check_bytes = 64 * 4 * sizeof(cl_float);
-    k.expected = NAN;
+    shape(1, BODIES, 64, 64 * 4 * sizeof(cl_float), NULL);
+    return err;
+}
+
+static cl_int collatz_setup(const struct bench *b, int units)
+{
+    (void)units;
+    const cl_ulong first = 1;
+    cl_int err = three_buffers_setup(
+        b, collatz_source, "collatz",
+        (size_t[]){sizeof(cl_float), sizeof(cl_float), COLLATZ_ITEMS * sizeof(cl_float)},
+        (float[]){0, 0, 0}, sizeof(first), &first);
+    shape(1, COLLATZ_ITEMS, 256, 256 * sizeof(cl_float), collatz_expected);
+    return err;
+}
+
+static cl_int mandelbrot_setup(const struct bench *b, int units)
+{
+    (void)units;
+    const cl_int side = MANDELBROT_SIDE;
+    cl_int err = three_buffers_setup(
+        b, mandelbrot_source, "mandelbrot",
+        (size_t[]){sizeof(cl_float), sizeof(cl_float), (size_t)side * side * sizeof(cl_float)},
+        (float[]){0, 0, 0}, sizeof(side), &side);
+    shape(2, MANDELBROT_SIDE, 64, 256 * sizeof(cl_float), NULL);
     return err;
 }
 
@@ -213,7 +306,7 @@ static cl_int kernel_check(void)
     cl_int err = clEnqueueReadBuffer(k.run.queue, k.mem[2], CL_TRUE, 0,
                                      k.check_bytes, got, 0, NULL, NULL);
     for (size_t i = 0; err == CL_SUCCESS && i < k.check_bytes / sizeof(float); i++)
-        if (isnan(k.expected) ? !isfinite(got[i]) : got[i] != k.expected)
+        if (k.expected ? got[i] != k.expected(i) : !isfinite(got[i]))
             err = CL_INVALID_VALUE;
     return err;
 }
@@ -246,6 +339,8 @@ const struct work bench_mad_float16 = {mad_float16_setup, kernel_loop,
                                        kernel_teardown, 0, 0};
 const struct work bench_sgemm = {gemm_setup, kernel_loop, kernel_teardown, 0, 0};
 const struct work bench_nbody = {nbody_setup, kernel_loop, kernel_teardown, 0, 0};
+const struct work bench_collatz = {collatz_setup, kernel_loop, kernel_teardown, 0, 0};
+const struct work bench_mandelbrot = {mandelbrot_setup, kernel_loop, kernel_teardown, 0, 0};
 
 /* ---- the machine's limit: the same FMAs in C ------------------------------ */
 
@@ -361,3 +456,41 @@ static void fma_teardown(void)
 }
 
 const struct work bench_fma_c_all = {fma_setup, fma_loop, fma_teardown, -1, 0};
+
+/* ---- the same Collatz sequences in C ------------------------------------- */
+
+static uint32_t *collatz_c_steps;
+
+static void *collatz_slice(void *arg)
+{
+    const struct bench_slice *slice = arg;
+    for (size_t i = slice->first; i < slice->first + slice->count; i++)
+        collatz_c_steps[i] = (uint32_t)collatz_steps(1 + i);
+    return NULL;
+}
+
+static cl_int collatz_c_setup(const struct bench *b, int units)
+{
+    fma_setup(b, units);
+    collatz_c_steps = malloc(COLLATZ_ITEMS * sizeof(*collatz_c_steps));
+    return collatz_c_steps ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+}
+
+/* 2^20 numbers cut in slices over one thread per online CPU. */
+static cl_int collatz_c_loop(const struct bench *b, long n)
+{
+    (void)b;
+    cl_int err = CL_SUCCESS;
+    for (long i = 0; i < n && err == CL_SUCCESS; i++)
+        err = bench_run_slices(c_threads, COLLATZ_ITEMS, collatz_slice);
+    return err;
+}
+
+static void collatz_c_teardown(void)
+{
+    free(collatz_c_steps);
+    collatz_c_steps = NULL;
+}
+
+const struct work bench_collatz_c_all = {collatz_c_setup, collatz_c_loop, collatz_c_teardown,
+                                         -1, 0};

@@ -577,13 +577,30 @@ static void saxpy_c(float a, const float *restrict x, float *restrict y,
         y[i] = a * x[i] + y[i];
 }
 
-struct slice {
-    size_t first, count;
-};
+cl_int bench_run_slices(int threads, size_t total, void *(*main)(void *))
+{
+    pthread_t ids[256];
+    struct bench_slice slices[256];
+    int count = threads < 1 ? 1 : threads < 256 ? threads : 256;
+    size_t per = total / (size_t)count;
+    for (int t = 0; t < count; t++)
+        slices[t] = (struct bench_slice){(size_t)t * per,
+                                         t == count - 1 ? total - (size_t)t * per : per};
+    if (count == 1) {
+        main(&slices[0]);
+        return CL_SUCCESS;
+    }
+    int started = 0;
+    while (started < count && pthread_create(&ids[started], NULL, main, &slices[started]) == 0)
+        started++;
+    for (int t = 0; t < started; t++)
+        pthread_join(ids[t], NULL);
+    return started < count ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
+}
 
 static void *slice_main(void *arg)
 {
-    const struct slice *s = arg;
+    const struct bench_slice *s = arg;
     saxpy_c(0.5f, c.x + s->first, c.y + s->first, s->count);
     return NULL;
 }
@@ -609,31 +626,10 @@ static cl_int c_setup(const struct bench *b, int units)
 static cl_int c_loop(const struct bench *b, long n)
 {
     (void)b;
-    pthread_t threads[256];
-    struct slice slices[256];
-    int count = c.threads < 256 ? c.threads : 256;
-    for (long i = 0; i < n; i++) {
-        size_t per = BENCH_SAXPY_N / (size_t)count;
-        for (int t = 0; t < count; t++) {
-            slices[t].first = (size_t)t * per;
-            slices[t].count = t == count - 1 ? BENCH_SAXPY_N - slices[t].first
-                                             : per;
-        }
-        if (count == 1) {
-            slice_main(&slices[0]);
-            continue;
-        }
-        int started = 0;
-        while (started < count &&
-               pthread_create(&threads[started], NULL, slice_main,
-                              &slices[started]) == 0)
-            started++;
-        for (int t = 0; t < started; t++)
-            pthread_join(threads[t], NULL);
-        if (started < count)
-            return CL_OUT_OF_RESOURCES;
-    }
-    return CL_SUCCESS;
+    cl_int err = CL_SUCCESS;
+    for (long i = 0; i < n && err == CL_SUCCESS; i++)
+        err = bench_run_slices(c.threads, BENCH_SAXPY_N, slice_main);
+    return err;
 }
 
 static void c_teardown(void)
@@ -655,7 +651,7 @@ static struct {
 /* Groups [first, first + count): each group's sum, as the kernel makes. */
 static void *reduce_slice(void *arg)
 {
-    const struct slice *s = arg;
+    const struct bench_slice *s = arg;
     for (size_t g = s->first; g < s->first + s->count; g++) {
         const cl_uint *in = r.src + g * BENCH_REDUCE_GROUP;
         cl_uint sum = 0;
@@ -685,28 +681,12 @@ static cl_int reduce_c_setup(const struct bench *b, int units)
 static cl_int reduce_c_loop(const struct bench *b, long n)
 {
     (void)b;
-    pthread_t threads[256];
-    struct slice slices[256];
-    size_t per = REDUCE_GROUPS / (size_t)r.threads;
-    for (int t = 0; t < r.threads; t++)
-        slices[t] = (struct slice){(size_t)t * per,
-                                   t == r.threads - 1
-                                       ? REDUCE_GROUPS - (size_t)t * per
-                                       : per};
-    for (long i = 0; i < n; i++) {
-        int started = 0;
-        while (started < r.threads &&
-               pthread_create(&threads[started], NULL, reduce_slice,
-                              &slices[started]) == 0)
-            started++;
-        for (int t = 0; t < started; t++)
-            pthread_join(threads[t], NULL);
-        if (started < r.threads)
-            return CL_OUT_OF_RESOURCES;
-    }
-    return r.sums[REDUCE_GROUPS - 1] == BENCH_REDUCE_GROUP
-               ? CL_SUCCESS
-               : CL_INVALID_VALUE;
+    cl_int err = CL_SUCCESS;
+    for (long i = 0; i < n && err == CL_SUCCESS; i++)
+        err = bench_run_slices(r.threads, REDUCE_GROUPS, reduce_slice);
+    if (err == CL_SUCCESS && r.sums[REDUCE_GROUPS - 1] != BENCH_REDUCE_GROUP)
+        err = CL_INVALID_VALUE;
+    return err;
 }
 
 static void reduce_c_teardown(void)

@@ -24,6 +24,18 @@
 // of the schedules they may run in. An atomic keeps its place within its
 // own work-item. Each private variable still in memory (an alloca)
 // gets one copy per lane.
+//
+// An inner loop whose exit test differs from work-item to work-item (a
+// trip count of each work-item's own, a search) runs until the last of
+// the W work-items leaves it: a work-item whose test said leave runs its
+// last iteration again, from the same values, each round after, so that
+// what it computed in that iteration is what it leaves the loop with.
+// That takes a loop which computes only: no store, no atomic, no call
+// with an effect (run again, they would happen twice), and whose only
+// exit is its latch's. Where a test before such a loop lets a work-item
+// skip it, and the loop computes nothing that may fault (no load: it
+// might read out of bounds), the work-item enters it anyway, leaves after
+// one iteration, and keeps the values it would have had without it.
 #include "passes.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -32,6 +44,7 @@
 #include <llvm/Analysis/OptimizationRemarkEmitter.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IRBuilder.h>
@@ -44,6 +57,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 #include <vector>
 
@@ -95,13 +109,17 @@ public:
     explicit Jam(Loop &L) : L(L) {}
 
     /** Why the loop cannot be jammed, or "" if it can (and then the
-     *  varying instructions are known). */
+     *  varying instructions and the loops to replay are known). */
     std::string check();
     /** Repeats the varying instructions for lanes 1 .. Lanes-1; the loop
      *  then steps by Lanes (its trip count a multiple of them). */
     void apply(unsigned Lanes);
     /** The instructions of the body. */
     size_t size() const { return Instructions; }
+    /** The inner loops run until every work-item has left them. */
+    size_t replayed() const { return Replayed.size(); }
+    /** The block whose branch on a work-item's own value check refused. */
+    BasicBlock *varyingBranch() const { return VaryingBranch; }
     /** Whether the work-items compute vectors (widestValue is one). */
     bool computesVectors() const { return WidestIsVector; }
     /** The values the work-item's inner loops carry round (their
@@ -118,6 +136,9 @@ private:
     unsigned Lanes = 1;
     size_t Instructions = 0;
     std::set<const Value *> Varying;
+    // Inner loops whose exit test varies, run until every lane is done.
+    std::vector<const Loop *> Replayed;
+    BasicBlock *VaryingBranch = nullptr;
     bool WidestIsVector = false;
     // Private memory made outside the loop (an alloca, and the addresses
     // into it LICM took out), operands before their users: one per lane.
@@ -128,9 +149,13 @@ private:
     bool varies(const Value *V) const { return Varying.count(V) != 0; }
     bool addPrivate(Value *V);
     bool mustRepeat(const Instruction &I) const;
+    void propagate();
+    const Loop *divergentLoop() const;
+    bool isReplayed(const BasicBlock *Latch) const;
     Value *lane(Value *V, unsigned K) const;
     void laneHeaderPhis();
     void repeat(Instruction &I);
+    void replay(const Loop &Sub);
 };
 
 bool Jam::mustRepeat(const Instruction &I) const
@@ -171,6 +196,77 @@ bool Jam::addPrivate(Value *V)
     return true;
 }
 
+// Marks varying every instruction of the body that must be repeated per
+// work-item, until no more are.
+void Jam::propagate()
+{
+    for (bool Changed = true; Changed;) {
+        Changed = false;
+        Instructions = 0;
+        for (BasicBlock *BB : L.blocks())
+            for (Instruction &I : *BB) {
+                Instructions++;
+                if (!varies(&I) && mustRepeat(I)) {
+                    Varying.insert(&I);
+                    Changed = true;
+                }
+            }
+    }
+}
+
+/** Whether Term is a conditional branch or switch on a value V for
+ *  which Varies(V). */
+template <typename Pred> bool branchesOn(const Instruction *Term, Pred Varies)
+{
+    if (auto *Br = dyn_cast<BranchInst>(Term))
+        return Br->isConditional() && Varies(Br->getCondition());
+    if (auto *Sw = dyn_cast<SwitchInst>(Term))
+        return Varies(Sw->getCondition());
+    return false;
+}
+
+/** An inner loop, not yet to be replayed, left by a test that differs
+ *  between work-items; nullptr if there is none. */
+const Loop *Jam::divergentLoop() const
+{
+    auto Varies = [this](const Value *V) { return varies(V); };
+    for (const Loop *Sub : L.getLoopsInPreorder()) {
+        if (Sub == &L || is_contained(Replayed, Sub))
+            continue;
+        SmallVector<BasicBlock *, 4> Exiting;
+        Sub->getExitingBlocks(Exiting);
+        for (const BasicBlock *BB : Exiting)
+            if (branchesOn(BB->getTerminator(), Varies))
+                return Sub;
+    }
+    return nullptr;
+}
+
+/** Why Sub, whose exit test varies, cannot run again for the work-items
+ *  that are done, or "" if it can. */
+std::string unreplayable(const Loop &Sub)
+{
+    if (!Sub.getSubLoops().empty())
+        return "holds a loop";
+    if (!Sub.getLoopLatch() || Sub.getExitingBlock() != Sub.getLoopLatch() ||
+        !Sub.getExitBlock())
+        return "has more than one exit";
+    for (const BasicBlock *BB : Sub.blocks())
+        for (const Instruction &I : *BB) {
+            if (I.mayHaveSideEffects())
+                return "writes memory";
+            if (auto *Load = dyn_cast<LoadInst>(&I))
+                if (!Load->isSimple())
+                    return "reads memory atomically";
+        }
+    return "";
+}
+
+bool Jam::isReplayed(const BasicBlock *Latch) const
+{
+    return any_of(Replayed, [Latch](const Loop *Sub) { return Sub->getLoopLatch() == Latch; });
+}
+
 std::string Jam::check()
 {
     if (!L.getLoopPreheader() || !L.getLoopLatch() || !L.getExitBlock() ||
@@ -190,18 +286,19 @@ std::string Jam::check()
         for (Instruction &I : *BB)
             for (Use &Op : I.operands())
                 addPrivate(Op.get());
-    for (bool Changed = true; Changed;) {
-        Changed = false;
-        Instructions = 0;
-        for (BasicBlock *BB : L.blocks())
-            for (Instruction &I : *BB) {
-                Instructions++;
-                if (!varies(&I) && mustRepeat(I)) {
-                    Varying.insert(&I);
-                    Changed = true;
-                }
-            }
+    propagate();
+    // Each work-item leaves a replayed loop with values of its own: what
+    // the loop carries varies, and so what uses it.
+    while (const Loop *Sub = divergentLoop()) {
+        std::string Why = unreplayable(*Sub);
+        if (!Why.empty())
+            return "a loop whose exit test is the work-item's own " + Why;
+        Replayed.push_back(Sub);
+        for (const PHINode &Phi : Sub->getHeader()->phis())
+            Varying.insert(&Phi);
+        propagate();
     }
+    auto Varies = [this](const Value *V) { return varies(V); };
     for (BasicBlock *BB : L.blocks()) {
         for (Instruction &I : *BB) {
             if (isa<InvokeInst>(I) || isa<CallBrInst>(I))
@@ -210,16 +307,13 @@ std::string Jam::check()
                 return "a token";
         }
         Instruction *Term = BB->getTerminator();
-        if (Term == L.getLoopLatch()->getTerminator())
+        if (BB == L.getLoopLatch() || isReplayed(BB))
             continue;
-        if (auto *Br = dyn_cast<BranchInst>(Term)) {
-            if (Br->isConditional() && varies(Br->getCondition()))
-                return "a branch on a value of the work-item's own";
-        } else if (auto *Sw = dyn_cast<SwitchInst>(Term)) {
-            if (varies(Sw->getCondition()))
-                return "a switch on a value of the work-item's own";
-        } else if (!isa<UnreachableInst>(Term)) {
+        if (!isa<BranchInst>(Term) && !isa<SwitchInst>(Term) && !isa<UnreachableInst>(Term))
             return "a terminator other than a branch";
+        if (branchesOn(Term, Varies)) {
+            VaryingBranch = BB;
+            return "a branch on a value of the work-item's own";
         }
     }
     return "";
@@ -343,6 +437,106 @@ void Jam::apply(unsigned Count)
     Exit->setCondition(lane(Exit->getCondition(), Last));
     for (PHINode &Phi : L.getExitBlock()->phis())
         Phi.setIncomingValueForBlock(Latch, lane(Phi.getIncomingValueForBlock(Latch), Last));
+    for (const Loop *Sub : Replayed)
+        replay(*Sub);
+}
+
+// Sub goes round again while any lane's test says so; a lane whose test
+// said leave keeps the values its header's phis had, and so computes its
+// last iteration again, the same.
+void Jam::replay(const Loop &Sub)
+{
+    BasicBlock *Latch = Sub.getLoopLatch();
+    auto *Br = cast<BranchInst>(Latch->getTerminator());
+    bool LeavesOnTrue = !Sub.contains(Br->getSuccessor(0));
+    IRBuilder<> B(Br);
+    std::vector<Value *> Again(Lanes);
+    for (unsigned K = 0; K < Lanes; K++) {
+        Value *Test = lane(Br->getCondition(), K);
+        Again[K] = LeavesOnTrue ? B.CreateNot(Test, "again" + Twine(K)) : Test;
+    }
+    // The phis this pass made for lanes 1 .. Lanes-1 are no keys of Copy.
+    for (PHINode &Phi : Sub.getHeader()->phis()) {
+        if (!Copy.count(&Phi))
+            continue;
+        for (unsigned K = 0; K < Lanes; K++) {
+            auto *Mine = cast<PHINode>(lane(&Phi, K));
+            Value *Next = Mine->getIncomingValueForBlock(Latch);
+            Mine->setIncomingValueForBlock(
+                Latch, B.CreateSelect(Again[K], Next, Mine, Mine->getName() + ".kept"));
+        }
+    }
+    Value *Any = Again[0];
+    for (unsigned K = 1; K < Lanes; K++)
+        Any = B.CreateOr(Any, Again[K], "again");
+    Br->setCondition(LeavesOnTrue ? B.CreateNot(Any, "done") : Any);
+}
+
+/** Whether every instruction of the blocks Blocks may run where the
+ *  program would not have run it: nothing that faults, nothing that
+ *  writes. */
+bool speculatable(ArrayRef<BasicBlock *> Blocks)
+{
+    for (BasicBlock *BB : Blocks)
+        for (Instruction &I : *BB)
+            if (!I.isTerminator() && !isa<PHINode>(I) && !isa<DbgInfoIntrinsic>(I) &&
+                !isSafeToSpeculativelyExecute(&I))
+                return false;
+    return true;
+}
+
+/** The innermost loop G's conditional branch guards, entering it through
+ *  one successor (its preheader) and skipping to where its exit leads
+ *  through the other; nullptr if G's branch is no such guard. */
+Loop *guardedLoop(BasicBlock *G, LoopInfo &LI)
+{
+    auto *Br = dyn_cast_or_null<BranchInst>(G ? G->getTerminator() : nullptr);
+    if (!Br || !Br->isConditional())
+        return nullptr;
+    for (unsigned Enter = 0; Enter < 2; Enter++) {
+        BasicBlock *Pre = Br->getSuccessor(Enter), *Skip = Br->getSuccessor(1 - Enter);
+        Loop *Sub = Pre->getSingleSuccessor() ? LI.getLoopFor(Pre->getSingleSuccessor()) : nullptr;
+        if (!Sub || !Sub->getSubLoops().empty() || Sub->getLoopPreheader() != Pre ||
+            Pre->getSinglePredecessor() != G || !Sub->getExitBlock() ||
+            Sub->getExitBlock()->getSingleSuccessor() != Skip ||
+            !unreplayable(*Sub).empty())
+            continue;
+        SmallVector<BasicBlock *, 8> Blocks(Sub->blocks());
+        Blocks.push_back(Sub->getLoopPreheader());
+        if (speculatable(Blocks))
+            return Sub;
+    }
+    return nullptr;
+}
+
+/** Sub, guarded by G's branch, entered by every work-item: one whose
+ *  guard said skip leaves after one iteration, and the values it takes
+ *  past the loop are those it had when it skipped. */
+void unguard(BasicBlock *G, Loop &Sub, DominatorTree &DT)
+{
+    auto *Guard = cast<BranchInst>(G->getTerminator());
+    BasicBlock *Pre = Sub.getLoopPreheader(), *Exit = Sub.getExitBlock();
+    BasicBlock *Skip = Exit->getSingleSuccessor();
+    IRBuilder<> B(Guard);
+    Value *Enters = Guard->getSuccessor(0) == Pre ? Guard->getCondition()
+                                                  : B.CreateNot(Guard->getCondition(), "enters");
+    auto *Test = cast<BranchInst>(Sub.getLoopLatch()->getTerminator());
+    B.SetInsertPoint(Test);
+    bool LeavesOnTrue = !Sub.contains(Test->getSuccessor(0));
+    Test->setCondition(LeavesOnTrue ? B.CreateOr(Test->getCondition(),
+                                                 B.CreateNot(Enters, "skipped"), "leaves")
+                                    : B.CreateAnd(Test->getCondition(), Enters, "stays"));
+    B.SetInsertPoint(Exit->getTerminator());
+    for (PHINode &Phi : Skip->phis()) {
+        Value *Skipped = Phi.getIncomingValueForBlock(G);
+        Value *Run = Phi.getIncomingValueForBlock(Exit);
+        Phi.setIncomingValueForBlock(Exit, B.CreateSelect(Enters, Run, Skipped,
+                                                          Phi.getName() + ".entered"));
+        Phi.removeIncomingValue(G, false);
+    }
+    BranchInst::Create(Pre, Guard);
+    Guard->eraseFromParent();
+    DT.deleteEdge(G, Skip);
 }
 
 /** Says in the build log (clang's -Rpass-analysis=refcl-jam-items, which
@@ -381,6 +575,10 @@ unsigned lanesFor(Jam &J, unsigned VectorBits)
     if (J.computesVectors())
         PerVector = 1;
     unsigned Interleave = std::min(MaxInterleave, std::max(2u, ChainRegisters / J.carriedChains()));
+    // A loop of a trip count of each work-item's own runs as long as the
+    // longest of them: two vectors of work-items, not more, wait for it.
+    if (J.replayed())
+        Interleave = 2;
     return std::min(MaxLanes, PerVector * (1u << Log2_32(Interleave)));
 }
 
@@ -392,14 +590,23 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, LoopInfo &LI,
 {
     bool Changed = simplifyLoop(&L, &DT, &LI, &SE, &AC, nullptr, false);
     Changed |= formLCSSARecursively(L, DT, &LI, &SE);
-    Jam Before(L);
-    std::string Why = Before.check();
-    unsigned Lanes = Why.empty() ? lanesFor(Before, VectorBits) : 1;
+    auto Before = std::make_unique<Jam>(L);
+    std::string Why = Before->check();
+    // Each guard of a loop with a varying exit test that the work-items
+    // may all pass, passed: the test before it is one branch less.
+    while (Loop *Sub = guardedLoop(Before->varyingBranch(), LI)) {
+        unguard(Before->varyingBranch(), *Sub, DT);
+        SE.forgetLoop(&L);
+        Before = std::make_unique<Jam>(L);
+        Why = Before->check();
+        Changed = true;
+    }
+    unsigned Lanes = Why.empty() ? lanesFor(*Before, VectorBits) : 1;
     // A long work-item runs fewer at a time, as many as the budget holds:
     // two already hide half the latency of a chain.
-    while (Lanes > 2 && Before.size() * Lanes > MaxInstructions)
+    while (Lanes > 2 && Before->size() * Lanes > MaxInstructions)
         Lanes /= 2;
-    if (Why.empty() && Before.size() * Lanes > MaxInstructions)
+    if (Why.empty() && Before->size() * Lanes > MaxInstructions)
         Why = "the work-item is too long to repeat";
     if (Why.empty() && !UnrollRuntimeLoopRemainder(&L, Lanes, false, true, false, false,
                                                    &LI, &SE, &DT, &AC, &TTI, true))
@@ -417,8 +624,14 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, LoopInfo &LI,
         recordLanes(*L.getHeader()->getParent(), Lanes);
     }
     SE.forgetLoop(&L);
-    report(ORE, L, Kernel, Why.empty() ? "work-items run " + Twine(Lanes) + " at a time"
-                                       : "work-items run one at a time: " + Why);
+    if (!Why.empty())
+        report(ORE, L, Kernel, "work-items run one at a time: " + Why);
+    else if (After.replayed())
+        report(ORE, L, Kernel, "work-items run " + Twine(Lanes) + " at a time, " +
+                                   Twine(After.replayed()) +
+                                   " inner loop(s) until the last of them is done");
+    else
+        report(ORE, L, Kernel, "work-items run " + Twine(Lanes) + " at a time");
     return true;
 }
 

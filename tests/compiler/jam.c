@@ -4,11 +4,13 @@
  * refcl-jam-items runs W work-items at a time (compiler/pass/jam.cpp),
  * against the same arithmetic on the host: a chain of integer operations;
  * an SGEMM in float and double; a private array indexed by the work-item;
- * atomics in the loop; a branch the same for every work-item; and the
- * kernels it must leave alone or handle whole: a trip count and a break
- * that differ per work-item, float4 arithmetic, a loop on each side of a
- * barrier; a body too long to repeat as often as its registers allow,
- * run fewer at a time. Groups of 250 (W
+ * atomics in the loop; a branch the same for every work-item; loops a
+ * work-item leaves when its own test says (a trip count, a break, a
+ * Collatz sequence, which some skip), run until the last of the W is done; float4
+ * arithmetic; a loop on each side of a barrier; a body too long to repeat
+ * as often as its registers allow, run fewer at a time; and the kernel it
+ * must leave alone: atomics in a loop of a trip count of the work-item's
+ * own. Groups of 250 (W
  * does not divide them), 8 (fewer than W) and 256 (W divides them) over
  * 1000 work-items, the last group of 232; and the group size refcl picks
  * given none. Run again with REFCL_CPU at each
@@ -60,6 +62,18 @@ static const char source[] =
     "{\n"
     "    int g = get_global_id(0);\n"
     "    for (int k = 0; k < n; k++) atomic_add(&hist[(g + k) & 15], k);\n"
+    "}\n"
+    "kernel void divergent_histogram(global int *hist, int n)\n"
+    "{\n"
+    "    int g = get_global_id(0);\n"
+    "    for (uint x = g + n; x != 1; x = x & 1 ? 3 * x + 1 : x / 2)\n"
+    "        atomic_add(&hist[x & 15], 1);\n"
+    "}\n"
+    "kernel void collatz(global int *out, int n)\n"
+    "{\n"
+    "    uint x = get_global_id(0) % n + 1, steps = 0;\n"
+    "    while (x != 1) { x = x & 1 ? 3 * x + 1 : x / 2; steps++; }\n"
+    "    out[get_global_id(0)] = steps;\n"
     "}\n"
     "kernel void uniform_branch(global int *out, int n)\n"
     "{\n"
@@ -163,6 +177,9 @@ static int32_t expected(const char *name, int32_t g, int32_t n, size_t local)
     } else if (!strcmp(name, "divergent_trip")) {
         for (int k = 0; k < g % n; k++)
             acc += (uint32_t)(k * g);
+    } else if (!strcmp(name, "collatz")) {
+        for (uint32_t x = (uint32_t)(g % n + 1); x != 1; acc++)
+            x = x & 1 ? 3 * x + 1 : x / 2;
     } else if (!strcmp(name, "divergent_break")) {
         for (int k = 0; k < n; k++) {
             acc += (uint32_t)((g + k) % 11);
@@ -189,7 +206,7 @@ static void check_integers(cl_program program)
 {
     static const char *const names[] = {"chain", "private_array", "uniform_branch",
                                         "divergent_trip", "divergent_break",
-                                        "with_barrier", "long_body"};
+                                        "collatz", "with_barrier", "long_body"};
     static cl_int got[ITEMS];
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
@@ -208,18 +225,24 @@ static void check_integers(cl_program program)
         }
 }
 
-/* Every atomic addition made: bin b holds the sum of k over the (g, k)
- * with (g + k) & 15 == b. */
-static void check_histogram(cl_program program)
+/* Every atomic addition made, each once: bin b holds the sum of k over
+ * the (g, k) with (g + k) & 15 == b, k below n; in the divergent kernel,
+ * the count of the x in g + n's Collatz sequence with x & 15 == b. */
+static void check_histogram(cl_program program, const char *name)
 {
     const cl_int n = 50;
+    bool divergent = !strcmp(name, "divergent_histogram");
     for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
         cl_int got[ITEMS];
         int64_t want[16] = {0};
-        run(program, "histogram", locals[l], n, sizeof(cl_int), got);
+        run(program, name, locals[l], n, sizeof(cl_int), got);
         for (int g = 0; g < ITEMS; g++)
-            for (int k = 0; k < n; k++)
-                want[(g + k) & 15] += k;
+            if (divergent)
+                for (uint32_t x = (uint32_t)(g + n); x != 1; x = x & 1 ? 3 * x + 1 : x / 2)
+                    want[x & 15]++;
+            else
+                for (int k = 0; k < n; k++)
+                    want[(g + k) & 15] += k;
         for (int b = 0; b < 16; b++)
             CHECK_EQ(got[b], (cl_int)want[b]);
     }
@@ -319,7 +342,7 @@ static void check_report(cl_program program)
     static const char *const several[] = {"chain", "gemm_float", "gemm_double",
                                           "private_array", "uniform_branch",
                                           "vec4", "with_barrier", "shape",
-                                          "long_body"};
+                                          "long_body", "divergent_break", "collatz"};
     char line[96];
     for (size_t i = 0; i < sizeof(several) / sizeof(several[0]); i++) {
         snprintf(line, sizeof(line), "kernel %s: work-items run ", several[i]);
@@ -329,10 +352,12 @@ static void check_report(cl_program program)
         /* A multiple of the work-items run at a time fills every step. */
         CHECK_EQ(preferred_multiple(program, several[i]), step);
     }
-    CHECK(strstr(log, "kernel divergent_break: work-items run one at a time: "
-                      "a branch on a value of the work-item's own"));
+    CHECK(strstr(log, "kernel collatz: work-items run ") &&
+          strstr(log, "1 inner loop(s) until the last of them is done"));
+    /* Run again, its atomics would count twice. */
+    CHECK(strstr(log, "kernel divergent_histogram: work-items run one at a time: "));
     /* Left to the loop vectorizer: AVX-512's 16 floats. */
-    CHECK_EQ(preferred_multiple(program, "divergent_break"), 16);
+    CHECK_EQ(preferred_multiple(program, "divergent_histogram"), 16);
 }
 
 /* Enqueued with no local size over @p global work-items, @p program's
@@ -401,7 +426,8 @@ int main(void)
     if (program) {
         check_report(program);
         check_integers(program);
-        check_histogram(program);
+        check_histogram(program, "histogram");
+        check_histogram(program, "divergent_histogram");
         check_vec4(program);
         check_gemm_float(program);
         check_gemm_double(program);
