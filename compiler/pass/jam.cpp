@@ -36,6 +36,19 @@
 // skip it, and the loop computes nothing that may fault (no load: it
 // might read out of bounds), the work-item enters it anyway, leaves after
 // one iteration, and keeps the values it would have had without it.
+//
+// A kernel's `int i = get_global_id(0)` narrows the work-item's 64-bit
+// index to 32 bits, and its addresses widen i back (a sext or zext, or a
+// shl and ashr pair, or an and with a mask): work-item k's widened i is
+// not provably i + k, as i might wrap, and the SLP vectorizer makes
+// gathers of loads and scatters of stores that are consecutive. Where the
+// narrow values all fit their type over the loop (tested once before it,
+// which otherwise runs as it was, a copy of it, each work-item alone),
+// work-item k's widened value is made work-item 0's plus k steps, and the
+// accesses are vector loads and stores.
+//
+// The work-items left over after the steps of W (a group of 64 where W is
+// 128) run W/2, W/4, ... at a time, down to a vector register of them.
 #include "passes.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -44,6 +57,7 @@
 #include <llvm/Analysis/OptimizationRemarkEmitter.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
@@ -51,8 +65,11 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 #include <llvm/Transforms/Utils/UnrollLoop.h>
 
 #include <algorithm>
@@ -113,13 +130,15 @@ public:
     std::string check();
     /** Repeats the varying instructions for lanes 1 .. Lanes-1; the loop
      *  then steps by Lanes (its trip count a multiple of them). */
-    void apply(unsigned Lanes);
+    void apply(unsigned Lanes, const std::map<Instruction *, APInt> &Steps = {});
     /** The instructions of the body. */
     size_t size() const { return Instructions; }
     /** The inner loops run until every work-item has left them. */
     size_t replayed() const { return Replayed.size(); }
     /** The block whose branch on a work-item's own value check refused. */
     BasicBlock *varyingBranch() const { return VaryingBranch; }
+    /** Whether V differs from work-item to work-item. */
+    bool varies(const Value *V) const { return Varying.count(V) != 0; }
     /** Whether the work-items compute vectors (widestValue is one). */
     bool computesVectors() const { return WidestIsVector; }
     /** The values the work-item's inner loops carry round (their
@@ -146,7 +165,6 @@ private:
     // Copy[V][k]: work-item k's value of V (Copy[V][0] is V).
     std::map<const Value *, std::vector<Value *>> Copy;
 
-    bool varies(const Value *V) const { return Varying.count(V) != 0; }
     bool addPrivate(Value *V);
     bool mustRepeat(const Instruction &I) const;
     void propagate();
@@ -156,6 +174,7 @@ private:
     void laneHeaderPhis();
     void repeat(Instruction &I);
     void replay(const Loop &Sub);
+    void stepNarrowed(const std::map<Instruction *, APInt> &Steps);
 };
 
 bool Jam::mustRepeat(const Instruction &I) const
@@ -400,7 +419,7 @@ void Jam::repeat(Instruction &I)
     }
 }
 
-void Jam::apply(unsigned Count)
+void Jam::apply(unsigned Count, const std::map<Instruction *, APInt> &Steps)
 {
     Lanes = Count;
     for (Instruction *P : Privates) {
@@ -439,6 +458,26 @@ void Jam::apply(unsigned Count)
         Phi.setIncomingValueForBlock(Latch, lane(Phi.getIncomingValueForBlock(Latch), Last));
     for (const Loop *Sub : Replayed)
         replay(*Sub);
+    stepNarrowed(Steps);
+}
+
+// Work-item k's value of each narrowed index I that steps by Steps[I]
+// per work-item, within its type: I plus k steps, with no signed wrap.
+void Jam::stepNarrowed(const std::map<Instruction *, APInt> &Steps)
+{
+    for (const auto &[I, Step] : Steps) {
+        if (!varies(I))
+            continue;
+        for (unsigned K = 1; K < Lanes; K++) {
+            auto *Old = cast<Instruction>(Copy[I][K]);
+            Constant *Offset = ConstantInt::get(I->getType(), Step * K);
+            auto *New = BinaryOperator::CreateNSWAdd(I, Offset, "", Old);
+            New->takeName(Old);
+            Old->replaceAllUsesWith(New);
+            Old->eraseFromParent();
+            Copy[I][K] = New;
+        }
+    }
 }
 
 // Sub goes round again while any lane's test says so; a lane whose test
@@ -564,71 +603,250 @@ void recordLanes(Function &F, unsigned Lanes)
     F.addFnAttr(WorkItemsPerStepAttribute, utostr(Lanes));
 }
 
-/** How many work-items to run at a time in the loop J checked: a vector
- *  register of them per chain (16 floats with AVX-512, or one float16
- *  each), as many registers per chain as fit. */
-unsigned lanesFor(Jam &J, unsigned VectorBits)
+/** How many of the work-items J checked fill a vector register (16
+ *  floats with AVX-512; one float16). */
+unsigned perVector(Jam &J, unsigned VectorBits)
 {
-    unsigned PerVector = std::max(1u, VectorBits / J.widestValue());
     // The SLP vectorizer packs scalars, never vectors: a float8 work-item
     // keeps a register of its own, however wide the machine's.
     if (J.computesVectors())
-        PerVector = 1;
+        return 1;
+    return std::max(1u, VectorBits / J.widestValue());
+}
+
+/** How many work-items to run at a time in the loop J checked: a vector
+ *  register of them per chain, as many registers per chain as fit. */
+unsigned lanesFor(Jam &J, unsigned VectorBits)
+{
     unsigned Interleave = std::min(MaxInterleave, std::max(2u, ChainRegisters / J.carriedChains()));
     // A loop of a trip count of each work-item's own runs as long as the
     // longest of them: two vectors of work-items, not more, wait for it.
     if (J.replayed())
         Interleave = 2;
-    return std::min(MaxLanes, PerVector * (1u << Log2_32(Interleave)));
+    return std::min(MaxLanes, perVector(J, VectorBits) * (1u << Log2_32(Interleave)));
 }
 
-/** Jams L by lanesFor's count of work-items; returns whether the
- *  function changed. */
-bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, LoopInfo &LI,
-             ScalarEvolution &SE, DominatorTree &DT, AssumptionCache &AC,
-             const TargetTransformInfo &TTI, OptimizationRemarkEmitter &ORE)
+/** The analyses jamLoop keeps up to date. */
+struct Analyses {
+    LoopInfo &LI;
+    ScalarEvolution &SE;
+    DominatorTree &DT;
+    AssumptionCache &AC;
+    const TargetTransformInfo &TTI;
+};
+
+/** A 64-bit index made of a narrower integer, signed or not, which steps
+ *  by a constant from one work-item to the next while it fits: I steps so
+ *  too where the narrow values all fit their type. */
+struct Narrowed {
+    bool Signed;
+    unsigned Bits;
+    const SCEV *Start; // I's value for the loop's first work-item, 64-bit
+    APInt Step;        // from one work-item to the next, 64-bit
+};
+
+/** The narrow value I widens to 64 bits (sext or zext, or as a shl and
+ *  ashr pair, or an and with a mask, once LLVM widened it again), its
+ *  bits and whether signed; nullptr if I is none. */
+Value *widened(Instruction &I, unsigned &Bits, bool &Signed)
 {
-    bool Changed = simplifyLoop(&L, &DT, &LI, &SE, &AC, nullptr, false);
-    Changed |= formLCSSARecursively(L, DT, &LI, &SE);
+    using namespace PatternMatch;
+    Value *X;
+    const APInt *C, *D;
+    if (!I.getType()->isIntegerTy(64))
+        return nullptr;
+    if (match(&I, m_SExt(m_Value(X))) || match(&I, m_ZExt(m_Value(X)))) {
+        Bits = X->getType()->getScalarSizeInBits();
+        Signed = isa<SExtInst>(I);
+        return X;
+    }
+    if (match(&I, m_AShr(m_Shl(m_Value(X), m_APInt(C)), m_APInt(D))) && C == D && C->ult(64)) {
+        Bits = 64 - unsigned(C->getZExtValue());
+        Signed = true;
+        return X;
+    }
+    if (match(&I, m_And(m_Value(X), m_APInt(C))) && C->isMask()) {
+        Bits = C->countTrailingOnes();
+        Signed = false;
+        return X;
+    }
+    return nullptr;
+}
+
+/** L's 64-bit indices made of narrower values that step by a constant
+ *  (at most 2^31) from one work-item to the next. */
+std::map<Instruction *, Narrowed> narrowedIndices(Loop &L, ScalarEvolution &SE)
+{
+    std::map<Instruction *, Narrowed> Found;
+    Type *I64 = Type::getInt64Ty(L.getHeader()->getContext());
+    for (BasicBlock *BB : L.blocks())
+        for (Instruction &I : *BB) {
+            unsigned Bits = 0;
+            bool Signed = false;
+            Value *X = widened(I, Bits, Signed);
+            auto *Rec = X && Bits <= 32 ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(X)) : nullptr;
+            if (!Rec || Rec->getLoop() != &L || !Rec->isAffine())
+                continue;
+            auto *Step = dyn_cast<SCEVConstant>(Rec->getStepRecurrence(SE));
+            if (!Step || Step->getAPInt().getBitWidth() > 64)
+                continue;
+            // The narrow value's steps, within its type: the index's too.
+            APInt Wide = Step->getAPInt().sextOrTrunc(64);
+            if (Wide.abs().ugt(uint64_t(1) << 31))
+                continue;
+            const SCEV *Start = Rec->getStart();
+            if (Start->getType() != I64)
+                Start = Signed ? SE.getSignExtendExpr(Start, I64) : SE.getZeroExtendExpr(Start, I64);
+            Found.emplace(&I, Narrowed{Signed, Bits, Start, Wide});
+        }
+    return Found;
+}
+
+/** The test, made at L's preheader, that every index of Indices L takes
+ *  fits its narrow type; nullptr if it cannot be made. */
+Value *indicesFit(Loop &L, const std::map<Instruction *, Narrowed> &Indices,
+                  ScalarEvolution &SE)
+{
+    const SCEV *Last = SE.getBackedgeTakenCount(&L);
+    Instruction *At = L.getLoopPreheader()->getTerminator();
+    SCEVExpander Expander(SE, At->getModule()->getDataLayout(), "refcl.fits");
+    if (isa<SCEVCouldNotCompute>(Last) || !Last->getType()->isIntegerTy(64) ||
+        !Expander.isSafeToExpandAt(Last, At))
+        return nullptr;
+    IRBuilder<> B(At);
+    Type *I64 = B.getInt64Ty();
+    // At most 2^31 work-items: the steps to the last index do not wrap.
+    Value *Test = B.CreateICmpULE(Expander.expandCodeFor(Last, I64, At),
+                                  B.getInt64(uint64_t(1) << 31));
+    for (const auto &[I, N] : Indices) {
+        if (!Expander.isSafeToExpandAt(N.Start, At))
+            return nullptr;
+        const SCEV *End = SE.getAddExpr(N.Start, SE.getMulExpr(SE.getConstant(N.Step), Last));
+        APInt Min = N.Signed ? APInt::getSignedMinValue(N.Bits).sext(64) : APInt(64, 0);
+        APInt Max = N.Signed ? APInt::getSignedMaxValue(N.Bits).sext(64)
+                             : APInt::getMaxValue(N.Bits).zext(64);
+        for (const SCEV *Edge : {N.Start, End}) {
+            Value *V = Expander.expandCodeFor(Edge, I64, At);
+            Test = B.CreateAnd(Test, B.CreateAnd(B.CreateICmpSGE(V, B.getInt(Min)),
+                                                 B.CreateICmpSLE(V, B.getInt(Max))),
+                               "fits");
+        }
+    }
+    return Test;
+}
+
+/** L runs where Fits (made in its preheader) holds; a copy of it, which
+ *  is not jammed, where it does not. */
+void versionLoop(Loop &L, Value *Fits, Analyses &A)
+{
+    BasicBlock *Check = L.getLoopPreheader();
+    BasicBlock *Exit = L.getExitBlock(), *Exiting = L.getExitingBlock();
+    BasicBlock *Pre = SplitBlock(Check, Check->getTerminator(), &A.DT, &A.LI, nullptr,
+                                 L.getHeader()->getName() + ".fits");
+    ValueToValueMapTy VMap;
+    SmallVector<BasicBlock *, 16> Blocks;
+    Loop *Copy = cloneLoopWithPreheader(Pre, Check, &L, VMap, ".wraps", &A.LI, &A.DT, Blocks);
+    remapInstructionsInBlocks(Blocks, VMap);
+    Check->getTerminator()->eraseFromParent();
+    BranchInst::Create(Pre, Copy->getLoopPreheader(), Fits, Check);
+    A.DT.changeImmediateDominator(Exit, Check);
+    for (PHINode &Phi : Exit->phis()) {
+        Value *V = Phi.getIncomingValueForBlock(Exiting);
+        Value *Copied = VMap.count(V) ? static_cast<Value *>(VMap[V]) : V;
+        Phi.addIncoming(Copied, cast<BasicBlock>(VMap[Exiting]));
+    }
+    simplifyLoop(&L, &A.DT, &A.LI, &A.SE, &A.AC, nullptr, false);
+    formLCSSARecursively(L, A.DT, &A.LI, &A.SE);
+    A.SE.forgetLoop(&L);
+}
+
+/** Whether L's narrowed indices that differ between work-items, if it
+ *  has some, fit their types in L, which runs only then, a copy of it
+ *  otherwise. */
+bool indicesFitOrCopy(Loop &L, const Jam &J, Analyses &A)
+{
+    std::map<Instruction *, Narrowed> Indices = narrowedIndices(L, A.SE);
+    for (auto It = Indices.begin(); It != Indices.end();)
+        It = J.varies(It->first) ? std::next(It) : Indices.erase(It);
+    Value *Fits = Indices.empty() ? nullptr : indicesFit(L, Indices, A.SE);
+    if (Fits)
+        versionLoop(L, Fits, A);
+    return Fits;
+}
+
+/** Splits L's work-items into steps of Lanes, and the rest, in a copy of
+ *  L after it (Rest, nullptr if there is none), and jams the steps.
+ *  Returns why they could not be jammed, "" if they were; Replayed is
+ *  the count of inner loops run until every work-item is done. */
+std::string jamSteps(Loop &L, unsigned Lanes, Analyses &A, Loop *&Rest, size_t &Replayed,
+                     bool IndicesFit)
+{
+    Rest = nullptr;
+    std::map<Instruction *, APInt> Steps;
+    if (IndicesFit)
+        for (const auto &[I, N] : narrowedIndices(L, A.SE))
+            Steps.emplace(I, N.Step);
+    if (!UnrollRuntimeLoopRemainder(&L, Lanes, false, true, false, false, &A.LI, &A.SE, &A.DT,
+                                    &A.AC, &A.TTI, true, &Rest))
+        return "no trip count to split";
+    // The loop's count is now a multiple of Lanes (a counter of its own
+    // tests it).
+    Jam After(L);
+    std::string Why = After.check();
+    if (Why.empty())
+        After.apply(Lanes, Steps);
+    Replayed = After.replayed();
+    A.SE.forgetLoop(&L);
+    return Why;
+}
+
+/** Jams L by lanesFor's count of work-items, and the rest of them (fewer:
+ *  a group of 64 where 128 run at a time) by halves of it down to a
+ *  vector register's worth; returns whether the function changed. */
+bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
+             OptimizationRemarkEmitter &ORE)
+{
+    bool Changed = simplifyLoop(&L, &A.DT, &A.LI, &A.SE, &A.AC, nullptr, false);
+    Changed |= formLCSSARecursively(L, A.DT, &A.LI, &A.SE);
     auto Before = std::make_unique<Jam>(L);
     std::string Why = Before->check();
     // Each guard of a loop with a varying exit test that the work-items
     // may all pass, passed: the test before it is one branch less.
-    while (Loop *Sub = guardedLoop(Before->varyingBranch(), LI)) {
-        unguard(Before->varyingBranch(), *Sub, DT);
-        SE.forgetLoop(&L);
+    while (Loop *Sub = guardedLoop(Before->varyingBranch(), A.LI)) {
+        unguard(Before->varyingBranch(), *Sub, A.DT);
+        A.SE.forgetLoop(&L);
         Before = std::make_unique<Jam>(L);
         Why = Before->check();
         Changed = true;
     }
     unsigned Lanes = Why.empty() ? lanesFor(*Before, VectorBits) : 1;
+    unsigned Fewest = std::max(2u, perVector(*Before, VectorBits));
     // A long work-item runs fewer at a time, as many as the budget holds:
     // two already hide half the latency of a chain.
     while (Lanes > 2 && Before->size() * Lanes > MaxInstructions)
         Lanes /= 2;
     if (Why.empty() && Before->size() * Lanes > MaxInstructions)
         Why = "the work-item is too long to repeat";
-    if (Why.empty() && !UnrollRuntimeLoopRemainder(&L, Lanes, false, true, false, false,
-                                                   &LI, &SE, &DT, &AC, &TTI, true))
-        Why = "no trip count to split";
+    Loop *Rest = nullptr;
+    size_t Replayed = 0;
+    bool IndicesFit = Why.empty() && indicesFitOrCopy(L, *Before, A);
+    if (Why.empty()) {
+        Why = jamSteps(L, Lanes, A, Rest, Replayed, IndicesFit);
+        Changed |= Why != "no trip count to split";
+    }
     if (!Why.empty()) {
         report(ORE, L, Kernel, "work-items run one at a time: " + Why);
         return Changed;
     }
-    // The loop's count is now a multiple of Lanes (a counter of its own
-    // tests it), the rest of the work-items in the copy after it.
-    Jam After(L);
-    Why = After.check();
-    if (Why.empty()) {
-        After.apply(Lanes);
-        recordLanes(*L.getHeader()->getParent(), Lanes);
+    recordLanes(*L.getHeader()->getParent(), Lanes);
+    for (unsigned Count = Lanes / 2; Rest && Count >= Fewest; Count /= 2) {
+        size_t Ignored;
+        if (!jamSteps(*Rest, Count, A, Rest, Ignored, IndicesFit).empty())
+            break;
     }
-    SE.forgetLoop(&L);
-    if (!Why.empty())
-        report(ORE, L, Kernel, "work-items run one at a time: " + Why);
-    else if (After.replayed())
+    if (Replayed)
         report(ORE, L, Kernel, "work-items run " + Twine(Lanes) + " at a time, " +
-                                   Twine(After.replayed()) +
+                                   Twine(Replayed) +
                                    " inner loop(s) until the last of them is done");
     else
         report(ORE, L, Kernel, "work-items run " + Twine(Lanes) + " at a time");
@@ -685,12 +903,11 @@ PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
         AM.invalidate(F, Scalarize.run(F, AM));
         Candidates = candidates(AM.getResult<LoopAnalysis>(F));
     }
-    auto &LI = AM.getResult<LoopAnalysis>(F);
+    Analyses A{AM.getResult<LoopAnalysis>(F), AM.getResult<ScalarEvolutionAnalysis>(F),
+               AM.getResult<DominatorTreeAnalysis>(F), AM.getResult<AssumptionAnalysis>(F), TTI};
     bool Changed = false;
     for (Loop *L : Candidates)
-        Changed |= jamLoop(*L, VectorBits, Kernel, LI, AM.getResult<ScalarEvolutionAnalysis>(F),
-                           AM.getResult<DominatorTreeAnalysis>(F),
-                           AM.getResult<AssumptionAnalysis>(F), TTI,
+        Changed |= jamLoop(*L, VectorBits, Kernel, A,
                            AM.getResult<OptimizationRemarkEmitterAnalysis>(F));
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -8,7 +8,9 @@
  * work-item leaves when its own test says (a trip count, a break, a
  * Collatz sequence, which some skip), run until the last of the W is done; float4
  * arithmetic; a loop on each side of a barrier; a body too long to repeat
- * as often as its registers allow, run fewer at a time; and the kernel it
+ * as often as its registers allow, run fewer at a time; a 32-bit index
+ * of the work-item, which steps by one from one work-item to the next
+ * except where the global ids pass 2^31 and it wraps; and the kernel it
  * must leave alone: atomics in a loop of a trip count of the work-item's
  * own. Groups of 250 (W
  * does not divide them), 8 (fewer than W) and 256 (W divides them) over
@@ -68,6 +70,13 @@ static const char source[] =
     "    int g = get_global_id(0);\n"
     "    for (uint x = g + n; x != 1; x = x & 1 ? 3 * x + 1 : x / 2)\n"
     "        atomic_add(&hist[x & 15], 1);\n"
+    "}\n"
+    "kernel void wrapping(global long *out, int n)\n"
+    "{\n"
+    "    int col = get_global_id(0);\n"
+    "    long acc = 0;\n"
+    "    for (int k = 0; k < n; k++) acc ^= (long)col * k;\n"
+    "    out[get_global_id(0) - get_global_offset(0)] = acc;\n"
     "}\n"
     "kernel void collatz(global int *out, int n)\n"
     "{\n"
@@ -225,6 +234,43 @@ static void check_integers(cl_program program)
         }
 }
 
+/* A work-item's int index is its global id converted (OpenCL C s6.4: as
+ * C99 6.3.1.3, implementation-defined past INT_MAX; here the low 32 bits,
+ * as every OpenCL implementation): from a global offset 100 below 2^31,
+ * the work-items from the 100th on have negative indices; from offset 0
+ * all are their ids. */
+static void check_wrapping(cl_program program)
+{
+    static const size_t offsets[] = {0, ((size_t)1 << 31) - 100};
+    const cl_int n = 37;
+    static cl_long got[ITEMS];
+    for (size_t o = 0; o < 2; o++)
+        for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
+            cl_kernel k = exec_kernel(program, "wrapping");
+            cl_mem out = exec_buffer(sizeof(got), NULL);
+            size_t global = ITEMS;
+            CHECK_EQ(clSetKernelArg(k, 0, sizeof(out), &out), CL_SUCCESS);
+            CHECK_EQ(clSetKernelArg(k, 1, sizeof(n), &n), CL_SUCCESS);
+            CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, &offsets[o], &global, &locals[l], 0,
+                                            NULL, NULL), CL_SUCCESS);
+            exec_read(out, sizeof(got), got);
+            int bad = 0;
+            for (size_t i = 0; i < ITEMS && bad < 3; i++) {
+                int64_t col = (int32_t)(uint32_t)(offsets[o] + i), want = 0;
+                for (int64_t j = 0; j < n; j++)
+                    want ^= col * j;
+                if (got[i] != want) {
+                    fprintf(stderr, "wrapping from %zu, groups of %zu, item %zu: %lld\n",
+                            offsets[o], locals[l], i, (long long)got[i]);
+                    bad++;
+                }
+            }
+            CHECK_EQ(bad, 0);
+            CHECK_EQ(clReleaseMemObject(out), CL_SUCCESS);
+            CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+        }
+}
+
 /* Every atomic addition made, each once: bin b holds the sum of k over
  * the (g, k) with (g + k) & 15 == b, k below n; in the divergent kernel,
  * the count of the x in g + n's Collatz sequence with x & 15 == b. */
@@ -342,7 +388,8 @@ static void check_report(cl_program program)
     static const char *const several[] = {"chain", "gemm_float", "gemm_double",
                                           "private_array", "uniform_branch",
                                           "vec4", "with_barrier", "shape",
-                                          "long_body", "divergent_break", "collatz"};
+                                          "long_body", "divergent_break", "collatz",
+                                          "wrapping"};
     char line[96];
     for (size_t i = 0; i < sizeof(several) / sizeof(several[0]); i++) {
         snprintf(line, sizeof(line), "kernel %s: work-items run ", several[i]);
@@ -429,6 +476,7 @@ int main(void)
         check_histogram(program, "histogram");
         check_histogram(program, "divergent_histogram");
         check_vec4(program);
+        check_wrapping(program);
         check_gemm_float(program);
         check_gemm_double(program);
         check_local_choice(program);

@@ -4,8 +4,9 @@
 ; each varying instruction repeated for lanes 1 .. W-1 right after the
 ; one before (x86-64-v3: 256-bit registers of 8 i32, one value carried round
 ; the inner loop, so 8 registers of work-items: W = 64),
-; the work-items left over in a copy of the loop; a private array gets a
-; copy per lane. An inner loop whose exit test is each work-item's own
+; the work-items left over in copies of the loop stepping by halves of W
+; down to a register of them, then one; a private array gets a copy per
+; lane. An inner loop whose exit test is each work-item's own
 ; runs until every lane has left it, a lane that has keeping the values it
 ; left with; where a test before it lets a work-item skip it, and it
 ; computes nothing that may fault, every work-item enters it. Refused,
@@ -43,8 +44,13 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-NOT: %i.next.lane1
 ; CHECK: store i32 %acc.lcssa.lane63, ptr addrspace(1) %p.lane63
 ; CHECK: %x.next.lane63 = add nuw i64 %x.lane63, 1
-; The rest of the work-items, one at a time.
-; CHECK: epil:
+; The rest of the work-items (fewer than 64), 32, 16 and 8 at a time,
+; down to a register of them, then one at a time.
+; CHECK: %x.epil = phi i64 [ %x.unr, %{{.*}} ], [ %x.next.epil.lane31, %x.latch.epil ]
+; CHECK-NOT: %x.next.epil.lane32 =
+; CHECK: %x.epil.epil = phi i64 [ %x.epil.unr, %{{.*}} ], [ %x.next.epil.epil.lane15, %x.latch.epil.epil ]
+; CHECK: %x.epil.epil.epil = phi i64 [ %x.epil.epil.unr, %{{.*}} ], [ %x.next.epil.epil.epil.lane7, %x.latch.epil.epil.epil ]
+; CHECK: %x.epil.epil.epil.epil = phi i64 [ %x.epil.epil.epil.unr, %{{.*}} ], [ %x.next.epil.epil.epil.epil, %x.latch.epil.epil.epil.epil ]
 ; CHECK-NOT: lane
 ; CHECK: ret void
 define void @refcl.run.powers(ptr addrspace(1) %out, i64 %n) #0 {
@@ -102,7 +108,8 @@ exit:
 ; CHECK-NEXT: %i.next.lcssa = phi i32 [ %i.next, %inner ]
 ; CHECK-NEXT: %i.next.lcssa.lane1 = phi i32 [ %i.next.lane1, %inner ]
 ; CHECK: store i32 %i.next.lcssa.lane15, ptr addrspace(1) %p.lane15
-; CHECK: epil:
+; CHECK: %x.epil = phi i64 [ %x.unr, %{{.*}} ], [ %x.next.epil.lane7, %x.latch.epil ]
+; CHECK: %x.epil.epil = phi i64 [ %x.epil.unr, %{{.*}} ], [ %x.next.epil.epil, %x.latch.epil.epil ]
 ; CHECK-NOT: lane
 ; CHECK: ret void
 define void @refcl.run.divergent(ptr addrspace(1) %out, i64 %n) #0 {
@@ -221,7 +228,8 @@ exit:
 ; CHECK-NEXT: %steps.entered.lane1 = select i1 %enters.lane1, i32 %i.next.lcssa.lane1, i32 0
 ; CHECK: x.latch:
 ; CHECK-NEXT: %steps = phi i32 [ %steps.entered, %x.latch.loopexit ]
-; CHECK: epil:
+; CHECK: %x.epil = phi i64 [ %x.unr, %{{.*}} ], [ %x.next.epil.lane7, %x.latch.epil ]
+; CHECK: %x.epil.epil = phi i64 [ %x.epil.unr, %{{.*}} ], [ %x.next.epil.epil, %x.latch.epil.epil ]
 ; CHECK-NOT: lane
 ; CHECK: ret void
 define void @refcl.run.guarded(ptr addrspace(1) %out, i64 %n) #0 {
