@@ -224,7 +224,9 @@ def math_type(out, t, n):
         lambda a, b, c: f"{libm('__builtin_fma', t)}({a}, {b}, {c})",
         "fma", ["a", "b", "c"], n, t)))
     text += func(T, "mad", [(T, "a"), (T, "b"), (T, "c")], ret("a * b + c"))
-    text += func(T, "rsqrt", x1, ret("1 / sqrt(x)"))
+    text += func(T, "rsqrt", x1, ret(
+        split(lambda a: f"__refcl_rsqrtf({a})", "rsqrt", ["x"], n, t)
+        if t == "float" else "1 / sqrt(x)"))
     # libm's exp10 is a GNU extension clang has no builtin for; pow of an
     # exact 10 is within glibc's 1 ulp.
     text += func(T, "exp10", x1, ret(f"pow(({T})(10), x)"))
