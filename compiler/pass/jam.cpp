@@ -660,7 +660,7 @@ Value *widened(Instruction &I, unsigned &Bits, bool &Signed)
         Signed = isa<SExtInst>(I);
         return X;
     }
-    if (match(&I, m_AShr(m_Shl(m_Value(X), m_APInt(C)), m_APInt(D))) && C == D && C->ult(64)) {
+    if (match(&I, m_AShr(m_Shl(m_Value(X), m_APInt(C)), m_APInt(D))) && *C == *D && C->ult(64)) {
         Bits = 64 - unsigned(C->getZExtValue());
         Signed = true;
         return X;
@@ -727,9 +727,10 @@ Value *indicesFit(Loop &L, const std::map<Instruction *, Narrowed> &Indices,
                              : APInt::getMaxValue(N.Bits).zext(64);
         for (const SCEV *Edge : {N.Start, End}) {
             Value *V = Expander.expandCodeFor(Edge, I64, At);
-            Test = B.CreateAnd(Test, B.CreateAnd(B.CreateICmpSGE(V, B.getInt(Min)),
-                                                 B.CreateICmpSLE(V, B.getInt(Max))),
-                               "fits");
+            // One statement each: the order of the instructions is fixed.
+            Value *AboveMin = B.CreateICmpSGE(V, B.getInt(Min));
+            Value *BelowMax = B.CreateICmpSLE(V, B.getInt(Max));
+            Test = B.CreateAnd(Test, B.CreateAnd(AboveMin, BelowMax), "fits");
         }
     }
     return Test;

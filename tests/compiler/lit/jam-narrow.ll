@@ -19,12 +19,12 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-NEXT: %[[FEW:.*]] = icmp ule i64 %[[LAST]], 2147483648
 ; CHECK-NEXT: %[[T:.*]] = trunc i64 %base to i32
 ; CHECK-NEXT: %[[FIRST:.*]] = sext i32 %[[T]] to i64
-; CHECK-NEXT: %[[HI:.*]] = icmp sle i64 %[[FIRST]], 2147483647
-; CHECK-NEXT: %[[LO:.*]] = icmp sge i64 %[[FIRST]], -2147483648
+; CHECK-NEXT: icmp sge i64 %[[FIRST]], -2147483648
+; CHECK-NEXT: icmp sle i64 %[[FIRST]], 2147483647
 ; CHECK: %[[END0:.*]] = add i64 %n, %[[FIRST]]
 ; CHECK-NEXT: %[[END:.*]] = add i64 %[[END0]], -1
-; CHECK-NEXT: icmp sle i64 %[[END]], 2147483647
 ; CHECK-NEXT: icmp sge i64 %[[END]], -2147483648
+; CHECK-NEXT: icmp sle i64 %[[END]], 2147483647
 ; CHECK: %[[FITS:.*]] = and i1 %fits, %{{.*}}
 ; CHECK-NEXT: br i1 %[[FITS]], label %x.header.fits, label %x.header.fits.wraps
 ; The copy: one work-item at a time.
@@ -76,8 +76,8 @@ exit:
 ; An unsigned index, `uint col = get_global_id(0)` (an and with a mask
 ; once widened): within [0, 2^32 - 1].
 ; CHECK-LABEL: define void @refcl.run.unsigned(
-; CHECK: icmp sle i64 %{{.*}}, 4294967295
-; CHECK-NEXT: icmp sge i64 %{{.*}}, 0
+; CHECK: icmp sge i64 %{{.*}}, 0
+; CHECK-NEXT: icmp sle i64 %{{.*}}, 4294967295
 ; CHECK: %wide.lane1 = add nsw i64 %wide, 1
 define void @refcl.run.unsigned(ptr addrspace(1) %out, ptr addrspace(1) %in, i64 %base, i64 %n) #0 {
 entry:
