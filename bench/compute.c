@@ -12,7 +12,6 @@
  * of one kernel, completed, in microseconds.
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,10 +406,11 @@ static float fma_chains(long steps)
 
 static int c_threads;
 
-static void *fma_thread(void *arg)
+/* A thread's share of the chains' steps. */
+static void *fma_slice(void *arg)
 {
-    long steps = *(const long *)arg;
-    volatile float sink = fma_chains(steps);
+    const struct bench_slice *slice = arg;
+    volatile float sink = fma_chains((long)slice->count);
     (void)sink;
     return NULL;
 }
@@ -436,19 +436,11 @@ static cl_int fma_loop(const struct bench *b, long n)
 {
     (void)b;
     double fmas = MAD_ITEMS * MAD_FLOPS_PER_ITEM / 2;
-    long steps = (long)(fmas / ((double)c_width * C_CHAINS * c_threads));
-    pthread_t threads[256];
-    for (long i = 0; i < n; i++) {
-        int started = 0;
-        while (started < c_threads &&
-               pthread_create(&threads[started], NULL, fma_thread, &steps) == 0)
-            started++;
-        for (int t = 0; t < started; t++)
-            pthread_join(threads[t], NULL);
-        if (started < c_threads)
-            return CL_OUT_OF_RESOURCES;
-    }
-    return CL_SUCCESS;
+    size_t steps = (size_t)(fmas / ((double)c_width * C_CHAINS * c_threads));
+    cl_int err = CL_SUCCESS;
+    for (long i = 0; i < n && err == CL_SUCCESS; i++)
+        err = bench_run_slices(c_threads, steps * (size_t)c_threads, fma_slice);
+    return err;
 }
 
 static void fma_teardown(void)

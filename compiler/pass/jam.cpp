@@ -775,30 +775,38 @@ bool indicesFitOrCopy(Loop &L, const Jam &J, Analyses &A)
     return Fits;
 }
 
+/** What jamSteps did to a loop. */
+struct Jammed {
+    bool Split = false;   // its work-items cut into steps of Lanes and a rest
+    std::string Why;      // why the steps were not jammed, "" if they were
+    Loop *Rest = nullptr; // the copy after it that runs the rest, if any
+    size_t Replayed = 0;  // inner loops run until every work-item is done
+};
+
 /** Splits L's work-items into steps of Lanes, and the rest, in a copy of
- *  L after it (Rest, nullptr if there is none), and jams the steps.
- *  Returns why they could not be jammed, "" if they were; Replayed is
- *  the count of inner loops run until every work-item is done. */
-std::string jamSteps(Loop &L, unsigned Lanes, Analyses &A, Loop *&Rest, size_t &Replayed,
-                     bool IndicesFit)
+ *  L after it, and jams the steps. */
+Jammed jamSteps(Loop &L, unsigned Lanes, Analyses &A, bool IndicesFit)
 {
-    Rest = nullptr;
+    Jammed Done;
     std::map<Instruction *, APInt> Steps;
     if (IndicesFit)
         for (const auto &[I, N] : narrowedIndices(L, A.SE))
             Steps.emplace(I, N.Step);
-    if (!UnrollRuntimeLoopRemainder(&L, Lanes, false, true, false, false, &A.LI, &A.SE, &A.DT,
-                                    &A.AC, &A.TTI, true, &Rest))
-        return "no trip count to split";
+    Done.Split = UnrollRuntimeLoopRemainder(&L, Lanes, false, true, false, false, &A.LI, &A.SE,
+                                            &A.DT, &A.AC, &A.TTI, true, &Done.Rest);
+    if (!Done.Split) {
+        Done.Why = "no trip count to split";
+        return Done;
+    }
     // The loop's count is now a multiple of Lanes (a counter of its own
     // tests it).
     Jam After(L);
-    std::string Why = After.check();
-    if (Why.empty())
+    Done.Why = After.check();
+    if (Done.Why.empty())
         After.apply(Lanes, Steps);
-    Replayed = After.replayed();
+    Done.Replayed = After.replayed();
     A.SE.forgetLoop(&L);
-    return Why;
+    return Done;
 }
 
 /** Jams L by lanesFor's count of work-items, and the rest of them (fewer:
@@ -828,26 +836,26 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
         Lanes /= 2;
     if (Why.empty() && Before->size() * Lanes > MaxInstructions)
         Why = "the work-item is too long to repeat";
-    Loop *Rest = nullptr;
-    size_t Replayed = 0;
     bool IndicesFit = Why.empty() && indicesFitOrCopy(L, *Before, A);
+    Jammed First;
     if (Why.empty()) {
-        Why = jamSteps(L, Lanes, A, Rest, Replayed, IndicesFit);
-        Changed |= Why != "no trip count to split";
+        First = jamSteps(L, Lanes, A, IndicesFit);
+        Why = First.Why;
     }
+    Changed |= IndicesFit || First.Split;
     if (!Why.empty()) {
         report(ORE, L, Kernel, "work-items run one at a time: " + Why);
         return Changed;
     }
     recordLanes(*L.getHeader()->getParent(), Lanes);
+    Loop *Rest = First.Rest;
     for (unsigned Count = Lanes / 2; Rest && Count >= Fewest; Count /= 2) {
-        size_t Ignored;
-        if (!jamSteps(*Rest, Count, A, Rest, Ignored, IndicesFit).empty())
-            break;
+        Jammed Next = jamSteps(*Rest, Count, A, IndicesFit);
+        Rest = Next.Why.empty() ? Next.Rest : nullptr;
     }
-    if (Replayed)
+    if (First.Replayed)
         report(ORE, L, Kernel, "work-items run " + Twine(Lanes) + " at a time, " +
-                                   Twine(Replayed) +
+                                   Twine(First.Replayed) +
                                    " inner loop(s) until the last of them is done");
     else
         report(ORE, L, Kernel, "work-items run " + Twine(Lanes) + " at a time");

@@ -133,10 +133,11 @@ static const char source[] =
 
 static const size_t locals[] = {250, 8, 256};
 
-/* Runs @p name over ITEMS work-items in groups of @p local with (out, n)
- * and, for with_barrier, its scratch; out's ITEMS ints into @p got. */
-static void run(cl_program program, const char *name, size_t local,
-                cl_int n, size_t elem, void *got)
+/* Runs @p name over ITEMS work-items from global offset @p offset in
+ * groups of @p local with (out, n) and, for with_barrier, its scratch;
+ * out's ITEMS elements of @p elem bytes into @p got. */
+static void run_from(cl_program program, const char *name, size_t offset, size_t local,
+                     cl_int n, size_t elem, void *got)
 {
     cl_kernel k = exec_kernel(program, name);
     cl_mem out = exec_buffer(ITEMS * elem, NULL);
@@ -150,11 +151,18 @@ static void run(cl_program program, const char *name, size_t local,
     } else {
         CHECK_EQ(clSetKernelArg(k, 1, sizeof(n), &n), CL_SUCCESS);
     }
-    CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0,
+    CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, &offset, &global, &local, 0,
                                     NULL, NULL), CL_SUCCESS);
     exec_read(out, ITEMS * elem, got);
     CHECK_EQ(clReleaseMemObject(out), CL_SUCCESS);
     CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+}
+
+/* run_from global offset 0. */
+static void run(cl_program program, const char *name, size_t local,
+                cl_int n, size_t elem, void *got)
+{
+    run_from(program, name, 0, local, n, elem, got);
 }
 
 /* The host's value for work-item g of kernel @p name (groups of @p local
@@ -246,14 +254,7 @@ static void check_wrapping(cl_program program)
     static cl_long got[ITEMS];
     for (size_t o = 0; o < 2; o++)
         for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
-            cl_kernel k = exec_kernel(program, "wrapping");
-            cl_mem out = exec_buffer(sizeof(got), NULL);
-            size_t global = ITEMS;
-            CHECK_EQ(clSetKernelArg(k, 0, sizeof(out), &out), CL_SUCCESS);
-            CHECK_EQ(clSetKernelArg(k, 1, sizeof(n), &n), CL_SUCCESS);
-            CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, &offsets[o], &global, &locals[l], 0,
-                                            NULL, NULL), CL_SUCCESS);
-            exec_read(out, sizeof(got), got);
+            run_from(program, "wrapping", offsets[o], locals[l], n, sizeof(got[0]), got);
             int bad = 0;
             for (size_t i = 0; i < ITEMS && bad < 3; i++) {
                 int64_t col = (int32_t)(uint32_t)(offsets[o] + i), want = 0;
@@ -266,8 +267,6 @@ static void check_wrapping(cl_program program)
                 }
             }
             CHECK_EQ(bad, 0);
-            CHECK_EQ(clReleaseMemObject(out), CL_SUCCESS);
-            CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
         }
 }
 
