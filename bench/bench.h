@@ -123,6 +123,7 @@ extern const struct work bench_mad_float16;
 extern const struct work bench_fma_c_all;
 extern const struct work bench_sgemm;
 extern const struct work bench_nbody;
+extern const struct work bench_conv;
 extern const struct work bench_collatz;
 extern const struct work bench_collatz_c_all;
 extern const struct work bench_mandelbrot;

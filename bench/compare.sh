@@ -90,6 +90,7 @@ compute.mad-float        of    compute.c-fma-all-threads 1.67
 compute.mad-float16      of    compute.c-fma-all-threads 1.67
 sgemm.naive-1024         ratio -                     0.2
 nbody.4096               ratio -                     0.25
+conv5x5.4096             ratio -                     0.25
 divergent.collatz-1m     of    divergent.c-collatz-all-threads 1
 divergent.mandelbrot-2048 ratio -                    0.25
 reduce.float-tree        ratio -                     1

@@ -7,8 +7,9 @@
  * naive SGEMM (one work-item per element of C, a loop over k) of 1024 x
  * 1024; one all-pairs n-body step over 4096 bodies; and loops each
  * work-item leaves after a count of its own: the Collatz sequences of
- * 2^20 numbers, next to the same in C on one thread per CPU, and a
- * Mandelbrot set of 2048 x 2048 points. Each is the time
+ * 2^20 numbers, next to the same in C on one thread per CPU, a
+ * Mandelbrot set of 2048 x 2048 points; and a 5 x 5 convolution of a
+ * 4096 x 4096 image. Each is the time
  * of one kernel, completed, in microseconds.
  */
 #include <math.h>
@@ -117,6 +118,22 @@ static const char mandelbrot_source[] =
     "    out[py * side + px] = i;\n"
     "}\n";
 
+#define CONV_SIDE 4096
+
+/* A 5 x 5 filter over a side x side image stored with 2 pixels of border
+ * on every side: the naive kernel, one work-item per output pixel. */
+static const char conv_source[] =
+    "kernel void conv5x5(global const float *in, constant float *w,\n"
+    "                    global float *out, int side)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1), stride = side + 4;\n"
+    "    float acc = 0.0f;\n"
+    "    for (int dy = 0; dy < 5; dy++)\n"
+    "        for (int dx = 0; dx < 5; dx++)\n"
+    "            acc += w[dy * 5 + dx] * in[(y + dy) * stride + x + dx];\n"
+    "    out[y * side + x] = acc;\n"
+    "}\n";
+
 static float collatz_steps(uint64_t x)
 {
     unsigned n = 0;
@@ -129,6 +146,13 @@ static float gemm_expected(size_t i)
 {
     (void)i;
     return (float)GEMM_N;
+}
+
+/* An image and weights all ones: every pixel is 25, exactly. */
+static float conv_expected(size_t i)
+{
+    (void)i;
+    return 25.0f;
 }
 
 static float collatz_expected(size_t i)
@@ -272,6 +296,20 @@ static cl_int nbody_setup(const struct bench *b, int units)
     return err;
 }
 
+static cl_int conv_setup(const struct bench *b, int units)
+{
+    (void)units;
+    const size_t padded = CONV_SIDE + 4;
+    const cl_int side = CONV_SIDE;
+    cl_int err = three_buffers_setup(
+        b, conv_source, "conv5x5",
+        (size_t[]){padded * padded * sizeof(cl_float), 25 * sizeof(cl_float),
+                   (size_t)side * side * sizeof(cl_float)},
+        (float[]){1.0f, 1.0f, 0.0f}, sizeof(side), &side);
+    shape(2, CONV_SIDE, 64, 256 * sizeof(cl_float), conv_expected);
+    return err;
+}
+
 static cl_int collatz_setup(const struct bench *b, int units)
 {
     (void)units;
@@ -338,6 +376,7 @@ const struct work bench_mad_float16 = {mad_float16_setup, kernel_loop,
                                        kernel_teardown, 0, 0};
 const struct work bench_sgemm = {gemm_setup, kernel_loop, kernel_teardown, 0, 0};
 const struct work bench_nbody = {nbody_setup, kernel_loop, kernel_teardown, 0, 0};
+const struct work bench_conv = {conv_setup, kernel_loop, kernel_teardown, 0, 0};
 const struct work bench_collatz = {collatz_setup, kernel_loop, kernel_teardown, 0, 0};
 const struct work bench_mandelbrot = {mandelbrot_setup, kernel_loop, kernel_teardown, 0, 0};
 

@@ -419,6 +419,7 @@ static const struct figure figures[] = {
     {"compute.c-fma-all-threads", "us", NULL, NULL, 0, &bench_fma_c_all},
     {"sgemm.naive-1024", "us", NULL, NULL, 0, &bench_sgemm},
     {"nbody.4096", "us", NULL, NULL, 0, &bench_nbody},
+    {"conv5x5.4096", "us", NULL, NULL, 0, &bench_conv},
     {"divergent.collatz-1m", "us", NULL, NULL, 0, &bench_collatz},
     {"divergent.c-collatz-all-threads", "us", NULL, NULL, 0, &bench_collatz_c_all},
     {"divergent.mandelbrot-2048", "us", NULL, NULL, 0, &bench_mandelbrot},

@@ -64,6 +64,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -813,7 +814,7 @@ Jammed jamSteps(Loop &L, unsigned Lanes, Analyses &A, bool IndicesFit)
  *  a group of 64 where 128 run at a time) by halves of it down to a
  *  vector register's worth; returns whether the function changed. */
 bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
-             OptimizationRemarkEmitter &ORE)
+             OptimizationRemarkEmitter &ORE, unsigned &Bundle)
 {
     bool Changed = simplifyLoop(&L, &A.DT, &A.LI, &A.SE, &A.AC, nullptr, false);
     Changed |= formLCSSARecursively(L, A.DT, &A.LI, &A.SE);
@@ -848,6 +849,8 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
         return Changed;
     }
     recordLanes(*L.getHeader()->getParent(), Lanes);
+    if (!Before->computesVectors())
+        Bundle = std::max(Bundle, perVector(*Before, VectorBits));
     Loop *Rest = First.Rest;
     for (unsigned Count = Lanes / 2; Rest && Count >= Fewest; Count /= 2) {
         Jammed Next = jamSteps(*Rest, Count, A, IndicesFit);
@@ -863,14 +866,45 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
 }
 
 /** The work-item loops of F worth jamming: those whose work-item has a
- *  loop, or computes vectors, which the loop vectorizer leaves. */
-std::vector<Loop *> candidates(LoopInfo &LI)
+ *  loop; and, where vectors are kept whole (a float16 fills a register),
+ *  those that compute them, which the loop vectorizer leaves. A float4
+ *  work-item without a loop is not jammed: the SLP vectorizer takes no
+ *  lanes out of its vector loads, and W copies of it ran at a third of
+ *  the speed of one work-item at a time. */
+std::vector<Loop *> candidates(LoopInfo &LI, bool WholeVectors)
 {
     std::vector<Loop *> Found;
     for (Loop *L : LI.getLoopsInPreorder())
-        if (isWorkItemLoop(*L) && (!L->getSubLoops().empty() || computesVectors(*L)))
+        if (isWorkItemLoop(*L) &&
+            (!L->getSubLoops().empty() || (WholeVectors && computesVectors(*L))))
             Found.push_back(L);
     return Found;
+}
+
+/** Whether a work-item loop of F whose work-item has a loop of its own
+ *  computes vectors. */
+bool vectorsInLoops(LoopInfo &LI)
+{
+    for (Loop *L : LI.getLoopsInPreorder())
+        if (isWorkItemLoop(*L) && !L->getSubLoops().empty() && computesVectors(*L))
+            return true;
+    return false;
+}
+
+/** Caps the SLP vectorizer's bundles at Lanes scalars (0: no cap) for
+ *  what is left of F's pipeline. A jammed body offers it bundles of every
+ *  work-item's copy of an operation: left free, it builds vectors of many
+ *  registers and may drop a tree it finds no cheaper than the scalars (an
+ *  n-body's third accumulator, 64 scalar FMAs and their extracts per
+ *  step); a register's worth at a time, each is taken. LLVM has no limit
+ *  per function, only this process-wide option: it is set again for each
+ *  function, whose SLP vectorizer runs before the next function's passes
+ *  start (the optimizer's function pipeline runs each function through). */
+void capSlpBundles(unsigned Lanes)
+{
+    static cl::Option *const MaxVF = cl::getRegisteredOptions().lookup("slp-max-vf");
+    if (MaxVF)
+        MaxVF->addOccurrence(0, "slp-max-vf", utostr(Lanes));
 }
 
 /** Whether every vector F computes, loads or stores is narrower than
@@ -895,29 +929,33 @@ bool narrowVectorsOnly(Function &F, unsigned VectorBits)
 
 PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
 {
+    capSlpBundles(0);
     StringRef Kernel = F.getName();
     if (!Kernel.consume_front("refcl.run."))
-        return PreservedAnalyses::all();
-    std::vector<Loop *> Candidates = candidates(AM.getResult<LoopAnalysis>(F));
-    if (Candidates.empty())
         return PreservedAnalyses::all();
     auto &TTI = AM.getResult<TargetIRAnalysis>(F);
     unsigned VectorBits =
         TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedSize();
-    if (narrowVectorsOnly(F, VectorBits) &&
-        std::any_of(Candidates.begin(), Candidates.end(),
-                    [](Loop *L) { return computesVectors(*L); })) {
+    bool Narrow = narrowVectorsOnly(F, VectorBits);
+    bool Scalarized = Narrow && vectorsInLoops(AM.getResult<LoopAnalysis>(F));
+    if (Scalarized) {
         ScalarizerPass Scalarize;
         Scalarize.setScalarizeLoadStore(false);
         AM.invalidate(F, Scalarize.run(F, AM));
-        Candidates = candidates(AM.getResult<LoopAnalysis>(F));
     }
+    std::vector<Loop *> Candidates = candidates(AM.getResult<LoopAnalysis>(F), !Narrow);
+    if (Candidates.empty())
+        return Scalarized ? PreservedAnalyses::none() : PreservedAnalyses::all();
     Analyses A{AM.getResult<LoopAnalysis>(F), AM.getResult<ScalarEvolutionAnalysis>(F),
                AM.getResult<DominatorTreeAnalysis>(F), AM.getResult<AssumptionAnalysis>(F), TTI};
-    bool Changed = false;
+    bool Changed = Scalarized;
+    unsigned Bundle = 0;
     for (Loop *L : Candidates)
         Changed |= jamLoop(*L, VectorBits, Kernel, A,
-                           AM.getResult<OptimizationRemarkEmitterAnalysis>(F));
+                           AM.getResult<OptimizationRemarkEmitterAnalysis>(F), Bundle);
+    capSlpBundles(Bundle);
+    if (Bundle)
+        hideHalfTruncations(F);
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -81,6 +81,19 @@ struct HalfVectorsPass : llvm::PassInfoMixin<HalfVectorsPass> {
     static bool isRequired() { return true; }
 };
 
+/** refcl-half-truncations: each call of the rounding that
+ *  hideHalfTruncations put in a jammed function, or of a vector form the
+ *  vectorizers made of it, an fptrunc again (halftrunc.cpp); run last. */
+struct HalfTruncationsPass : llvm::PassInfoMixin<HalfTruncationsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
+/** Each fptrunc of a float to half in F made a call of a function whose
+ *  vector forms the SLP vectorizer knows and prices right
+ *  (halftrunc.cpp). */
+void hideHalfTruncations(llvm::Function &F);
+
 /** refcl-invariant-images: the loads of an image descriptor's fields,
  *  once the library is inlined, !invariant.load (images.cpp). */
 struct InvariantImagesPass : llvm::PassInfoMixin<InvariantImagesPass> {

@@ -148,6 +148,8 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM)
         MPM.addPass(GlobalBytesPass());
     else if (Name == "refcl-work-items-per-step")
         MPM.addPass(WorkItemsPerStepPass());
+    else if (Name == "refcl-half-truncations")
+        MPM.addPass(HalfTruncationsPass());
     else if (Name == "refcl-internalize")
         MPM.addPass(InternalizePass());
     else if (Name == "refcl-remove-dead")
@@ -218,6 +220,7 @@ void registerPasses(PassBuilder &PB)
     // Last: the __global variables the optimizer left are the executable's;
     // the vectorizer's half vectors are made, InstCombine is done narrowing.
     PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(HalfTruncationsPass());
         MPM.addPass(GlobalBytesPass());
         MPM.addPass(WorkItemsPerStepPass());
         if (!SpirvNames)

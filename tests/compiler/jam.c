@@ -7,7 +7,7 @@
  * atomics in the loop; a branch the same for every work-item; loops a
  * work-item leaves when its own test says (a trip count, a break, a
  * Collatz sequence, which some skip), run until the last of the W is done; float4
- * arithmetic; a loop on each side of a barrier; a body too long to repeat
+ * arithmetic; a chain of half operations, each rounded; a loop on each side of a barrier; a body too long to repeat
  * as often as its registers allow, run fewer at a time; a 32-bit index
  * of the work-item, which steps by one from one work-item to the next
  * except where the global ids pass 2^31 and it wraps; and the kernel it
@@ -130,6 +130,17 @@ static const char source[] =
     "    out[get_global_id(0)] = (int)y;\n"
     "}\n"
     SHAPE_SOURCE;
+
+/* Where the device has cl_khr_fp16. */
+static const char half_source[] =
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "kernel void half_chain(global float *out, int n)\n"
+    "{\n"
+    "    half x = 1.0h + (half)(get_global_id(0) % 64) * 0.015625h;\n"
+    "    half y = 0.125h + (half)(get_global_id(0) % 7);\n"
+    "    for (int k = 0; k < n; k++) { x = x * 0.5h + y; y = y - x * 0.25h; }\n"
+    "    out[get_global_id(0)] = x + y;\n"
+    "}\n";
 
 static const size_t locals[] = {250, 8, 256};
 
@@ -310,6 +321,19 @@ static void check_vec4(cl_program program)
     }
 }
 
+/* @p v rounded to the nearest half (ties to even), as a float: the
+ * spec's rounding of each half operation. */
+static float round_to_half(double v)
+{
+    if (v == 0)
+        return (float)v;
+    int e;
+    frexp(fabs(v), &e); /* |v| < 2^e */
+    double quantum = ldexp(1.0, (e - 1 < -14 ? -14 : e - 1) - 10);
+    double r = nearbyint(v / quantum) * quantum;
+    return fabs(r) > 65504 ? copysignf(INFINITY, (float)r) : (float)r;
+}
+
 /* C = A B for small integers: every sum exact in float and double. The
  * matrix is ITEMS columns by 3 rows, n = 45. */
 #define DEFINE_GEMM_CHECK(T, NAME)                                             \
@@ -465,6 +489,49 @@ static void check_local_choice(cl_program program)
     }
 }
 
+static bool device_has(const char *extension)
+{
+    static char extensions[8192];
+    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof(extensions), extensions,
+                             NULL), CL_SUCCESS);
+    return strstr(extensions, extension) != NULL;
+}
+
+/* A chain of half operations, each rounded (about 4 of the 16 inexact
+ * per work-item), run several work-items at a time: the products by 0.5
+ * and 0.25 are exact (no value comes near the subnormals in 8 steps), so
+ * fused or not, each sum rounds once. */
+static void check_half_chain(void)
+{
+    if (!device_has("cl_khr_fp16"))
+        return;
+    cl_program program = exec_build(half_source, "-cl-std=CL3.0 -cl-refcl-vectorize-report");
+    if (!program)
+        return;
+    static char log[4096];
+    CHECK_EQ(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log,
+                                   NULL), CL_SUCCESS);
+    bool several = strstr(log, "kernel half_chain: work-items run ") &&
+                   !strstr(log, "kernel half_chain: work-items run one at a time");
+    CHECK_EQ(several, !vectorizer_off());
+    static cl_float got[ITEMS];
+    const cl_int n = 8;
+    for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
+        run(program, "half_chain", locals[l], n, sizeof(cl_float), got);
+        int bad = 0;
+        for (int g = 0; g < ITEMS; g++) {
+            float x = 1 + (float)(g % 64) / 64, y = 0.125f + (float)(g % 7);
+            for (int k = 0; k < n; k++) {
+                x = round_to_half((double)x * 0.5 + y);
+                y = round_to_half((double)y - x * 0.25);
+            }
+            bad += got[g] != round_to_half((double)x + y);
+        }
+        CHECK_EQ(bad, 0);
+    }
+    CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
+}
+
 int main(void)
 {
     exec_setup();
@@ -481,6 +548,7 @@ int main(void)
         check_local_choice(program);
         CHECK_EQ(clReleaseProgram(program), CL_SUCCESS);
     }
+    check_half_chain();
     exec_teardown();
     return TEST_RESULT();
 }
