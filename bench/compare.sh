@@ -8,7 +8,10 @@
 # Usage: bench/compare.sh [rounds]        (default 4)
 # Environment:
 #   BUILD_DIR   build directory (default: build, as scripts/setup.sh)
-#   BENCH_ARGS  extra refcl_bench options, e.g. "--spawns 20 --runs 5"
+#   BENCH       the program in <build>/bench to run: refcl_bench (default),
+#               or refcl_libraries (CLBlast, clFFT and OpenBLAS; built only
+#               where they are installed, bench/README.md)
+#   BENCH_ARGS  extra options for it, e.g. "--spawns 20 --runs 5"
 #   LOG_DIR     keep every run's output there (default: a temporary dir)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +20,8 @@ build=${BUILD_DIR:-build}
 case $build in /*) ;; *) build=$PWD/$build ;; esac
 pocl_icd=/etc/OpenCL/vendors/pocl.icd
 refcl_icd=$build/vendors/refcl.icd
-bench=$build/bench/refcl_bench
+program=${BENCH:-refcl_bench}
+bench=$build/bench/$program
 
 install_pocl() {
     dpkg-query -W -f='${Status}' pocl-opencl-icd 2>/dev/null |
@@ -33,7 +37,7 @@ install_pocl() {
 build_bench() {
     scripts/deps.sh >&2
     cmake -S . -B "$build" -DREFCL_BUILD_BENCH=ON >/dev/null
-    cmake --build "$build" -j"$(nproc)" --target refcl refcl_bench >/dev/null
+    cmake --build "$build" -j"$(nproc)" --target refcl "$program" >/dev/null
     # The compiler's parts, where LLVM is there to build them.
     if cmake --build "$build" --target help | grep -q refcl-workgroup; then
         cmake --build "$build" -j"$(nproc)" \
@@ -52,7 +56,8 @@ machine() {
         "$build/CMakeCache.txt")), $rounds rounds alternating refcl and pocl"
 }
 
-# One figure per line: name, rule, reference figure, bound.
+# One target per line: name, rule, reference figure, bound; a figure may
+# have several.
 #   ratio  refcl/pocl <= bound          (smaller is better)
 #   below  refcl/pocl <  bound
 #   of     refcl / refcl's <reference> <= bound
@@ -108,6 +113,13 @@ device-info.threads-2    grows device-info.threads-1 1.5
 device-info.threads-all  grows device-info.threads-1 1.5
 context.threads-2        grows context.threads-1     1.5
 context.threads-all      grows context.threads-1     1.5
+clblast.sgemm-1024       ratio -                     0.5
+clblast.sgemm-1024       of    openblas.sgemm-1024   3.33
+clblast.sgemm-2048       ratio -                     0.5
+clblast.sgemm-2048       of    openblas.sgemm-2048   3.33
+clblast.dgemm-1024       ratio -                     0.667
+clblast.dgemm-2048       ratio -                     0.667
+clfft.c2c-1m             ratio -                     0.7
 EOF
 }
 
@@ -131,7 +143,8 @@ run_rounds() { # run_rounds <log dir>
 
 # Reads the targets, then every run's output (files <icd>.<round>); prints
 # the table. Per figure and ICD: the median of the rounds' medians, and the
-# median of their interquartile ranges.
+# median of their interquartile ranges. A figure with several targets gets
+# the verdict of each, joined with "; ".
 table() { # table <log dir>
     awk '
     function median(a, n,    i, j, t) {
@@ -149,32 +162,53 @@ table() { # table <log dir>
             v[i] = sample[k, what, i]
         return median(v, count[k])
     }
+    function short(icd, name) {
+        return word[icd, name] == "wrong" ? "wrong" : "unsupp."
+    }
     function show(v) {
         if (v == "") return "-"
         return sprintf(v < 10 ? "%.2f" : v < 1000 ? "%.1f" : "%.0f", v)
     }
-    function target(name) {
-        if (rule[name] == "ratio") return "<= " bound[name] "x pocl"
-        if (rule[name] == "below") return "< " bound[name] "x pocl"
-        if (rule[name] == "of") return "<= " bound[name] "x " reference[name]
-        return ">= " bound[name] "x " reference[name]
+    function one_target(k) {
+        if (rule[k] == "ratio") return "<= " bound[k] "x pocl"
+        if (rule[k] == "below") return "< " bound[k] "x pocl"
+        if (rule[k] == "of") return "<= " bound[k] "x " reference[k]
+        return ">= " bound[k] "x " reference[k]
     }
-    function verdict(name, r, p,    base, x, ok) {
-        if (r == "") return "NOT met (refcl unsupported)"
-        if (rule[name] == "ratio" || rule[name] == "below") {
+    # What a figure without a number printed instead: "unsupported" (a call
+    # failed) or "wrong" (a result was checked and was wrong).
+    function failure(k,    name) {
+        name = k; sub(SUBSEP ".*", "", name)
+        return word["refcl", name] == "wrong" ? "wrong" : "unsupported"
+    }
+    function one_verdict(k, r, p,    base, x, ok) {
+        if (r == "") return "NOT met (refcl " failure(k) ")"
+        if (rule[k] == "ratio" || rule[k] == "below") {
             if (p == "") return "n/a (pocl unsupported)"
             x = r / p
-            ok = rule[name] == "ratio" ? x <= bound[name] : x < bound[name]
+            ok = rule[k] == "ratio" ? x <= bound[k] : x < bound[k]
             return ok ? "met" : "NOT met"
         }
-        base = summary("refcl", reference[name], "median")
-        if (base == "") return "n/a (" reference[name] " unsupported)"
+        base = summary("refcl", reference[k], "median")
+        if (base == "") return "n/a (" reference[k] " unsupported)"
         x = r / base
-        ok = rule[name] == "of" ? x <= bound[name] : x >= bound[name]
+        ok = rule[k] == "of" ? x <= bound[k] : x >= bound[k]
         return sprintf("%s (%.2fx)", ok ? "met" : "NOT met", x)
     }
+    function target(name,    i, s) {
+        for (i = 1; i <= targets[name]; i++)
+            s = s (i > 1 ? ", " : "") one_target(name SUBSEP i)
+        return s
+    }
+    function verdict(name, r, p,    i, s) {
+        for (i = 1; i <= targets[name]; i++)
+            s = s (i > 1 ? "; " : "") one_verdict(name SUBSEP i, r, p)
+        return s
+    }
     FILENAME == "-" {
-        rule[$1] = $2; reference[$1] = $3; bound[$1] = $4; next
+        i = ++targets[$1]
+        k = $1 SUBSEP i
+        rule[k] = $2; reference[k] = $3; bound[k] = $4; next
     }
     FNR == 1 { icd = FILENAME; sub(/.*\//, "", icd); sub(/\..*/, "", icd) }
     /^#/ || NF == 0 { next }
@@ -182,9 +216,9 @@ table() { # table <log dir>
         name = $1
         if (!(name in seen)) { seen[name] = 1; order[++n] = name }
         k = icd SUBSEP name
-        if ($2 == "unsupported") {
-            line = $0; sub(/^[^ ]+ +unsupported +/, "", line)
-            why[k] = line; next
+        if ($2 == "unsupported" || $2 == "wrong") {
+            line = $0; sub(/^[^ ]+ +[a-z]+ +/, "", line)
+            word[k] = $2; why[k] = line; next
         }
         unit[name] = $4
         c = ++count[k]
@@ -198,11 +232,11 @@ table() { # table <log dir>
             name = order[i]
             r = summary("refcl", name, "median")
             p = summary("pocl", name, "median")
-            rs = r == "" ? "unsupp." : show(r)
-            ps = p == "" ? "unsupp." : show(p)
+            rs = r == "" ? short("refcl", name) : show(r)
+            ps = p == "" ? short("pocl", name) : show(p)
             ratio = r != "" && p != "" && p > 0 ? sprintf("%.3f", r / p) : "-"
-            t = name in rule ? target(name) : "-"
-            v = name in rule ? verdict(name, r, p) : ""
+            t = name in targets ? target(name) : "-"
+            v = name in targets ? verdict(name, r, p) : ""
             printf fmt, name, unit[name], rs, show(summary("refcl", name, "iqr")),
                 ps, show(summary("pocl", name, "iqr")), ratio, t, v
         }
@@ -210,14 +244,18 @@ table() { # table <log dir>
             for (icd = 1; icd <= 2; icd++) {
                 who = icd == 1 ? "refcl" : "pocl"
                 if ((who SUBSEP order[i]) in why && !count[who, order[i]])
-                    printf "# %s %s: unsupported %s\n", who, order[i],
-                        why[who, order[i]]
+                    printf "# %s %s: %s %s\n", who, order[i],
+                        word[who, order[i]], why[who, order[i]]
             }
     }' - "$1"/refcl.* "$1"/pocl.*
 }
 
 install_pocl
 build_bench
+if [ ! -x "$bench" ]; then
+    echo "compare.sh: $bench was not built (bench/README.md: what it needs)" >&2
+    exit 1
+fi
 log_dir=${LOG_DIR:-$(mktemp -d)}
 mkdir -p "$log_dir"
 load=$(cut -d' ' -f1-3 /proc/loadavg)
