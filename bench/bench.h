@@ -120,6 +120,7 @@ extern const struct work bench_kernel_set_arg;
  * same FMAs in C on every CPU, a naive SGEMM, an n-body step. */
 extern const struct work bench_mad_float;
 extern const struct work bench_mad_float16;
+extern const struct work bench_mad_half;
 extern const struct work bench_fma_c_all;
 extern const struct work bench_sgemm;
 extern const struct work bench_nbody;

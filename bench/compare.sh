@@ -93,6 +93,7 @@ generic.axpy-generic     of    generic.axpy-global   1.05
 reduce.source            ratio -                     1
 compute.mad-float        of    compute.c-fma-all-threads 1.67
 compute.mad-float16      of    compute.c-fma-all-threads 1.67
+compute.mad-half         of    compute.mad-float     1
 sgemm.naive-1024         ratio -                     0.2
 nbody.4096               ratio -                     0.25
 conv5x5.4096             ratio -                     0.25

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refcl_bench's figures of arithmetic in kernels whose work-item has a loop
- * of its own (bench/README.md): clpeak's single-precision multiply-add
- * chains with float and float16, next to the same number of FMAs in C on
+ * of its own (bench/README.md): clpeak's multiply-add chains with float,
+ * float16 and half, next to the same number of FMAs in C on
  * one thread per CPU with the CPU's widest vectors (the machine's limit); a
  * naive SGEMM (one work-item per element of C, a loop over k) of 1024 x
  * 1024; one all-pairs n-body step over 4096 bodies; and loops each
@@ -43,6 +43,16 @@ static const char mad_source[] =
     "    float16 y = (float16)get_local_id(0);\n"
     "    for (int i = 0; i < 8; i++) {" MAD_16(x, y) "}\n"
     "    out[get_global_id(0)] = y.s0 + y.s5 + y.sa + y.sf;\n"
+    "}\n";
+
+/* clpeak's half chain, where the device has cl_khr_fp16. */
+static const char mad_half_source[] =
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "kernel void mad_half(global float *out, float a)\n"
+    "{\n"
+    "    half x = (half)a, y = (half)get_local_id(0);\n"
+    "    for (int i = 0; i < 128; i++) {" MAD_16(x, y) "}\n"
+    "    out[get_global_id(0)] = y;\n"
     "}\n";
 
 #define MAD_ITEMS ((size_t)64 * 1024)
@@ -210,9 +220,9 @@ static void shape(cl_uint dims, size_t side, size_t local, size_t check_bytes,
     k.expected = expected;
 }
 
-static cl_int mad_setup(const struct bench *b, const char *name)
+static cl_int mad_setup(const struct bench *b, const char *source, const char *name)
 {
-    cl_int err = kernel_setup(b, mad_source, name);
+    cl_int err = kernel_setup(b, source, name);
     const cl_float a = 1.0f;
     if (err == CL_SUCCESS)
         err = buffer(0, MAD_ITEMS * sizeof(cl_float), 0.0f);
@@ -227,13 +237,19 @@ static cl_int mad_setup(const struct bench *b, const char *name)
 static cl_int mad_float_setup(const struct bench *b, int units)
 {
     (void)units;
-    return mad_setup(b, "mad_float");
+    return mad_setup(b, mad_source, "mad_float");
 }
 
 static cl_int mad_float16_setup(const struct bench *b, int units)
 {
     (void)units;
-    return mad_setup(b, "mad_float16");
+    return mad_setup(b, mad_source, "mad_float16");
+}
+
+static cl_int mad_half_setup(const struct bench *b, int units)
+{
+    (void)units;
+    return mad_setup(b, mad_half_source, "mad_half");
 }
 
 /* Kernel @p name of @p source, its arguments three buffers of bytes[i]
@@ -372,6 +388,7 @@ static void kernel_teardown(void)
 
 const struct work bench_mad_float = {mad_float_setup, kernel_loop,
                                      kernel_teardown, 0, 0};
+const struct work bench_mad_half = {mad_half_setup, kernel_loop, kernel_teardown, 0, 0};
 const struct work bench_mad_float16 = {mad_float16_setup, kernel_loop,
                                        kernel_teardown, 0, 0};
 const struct work bench_sgemm = {gemm_setup, kernel_loop, kernel_teardown, 0, 0};

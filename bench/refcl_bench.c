@@ -416,6 +416,7 @@ static const struct figure figures[] = {
      &bench_reduce_float_collective},
     {"compute.mad-float", "us", NULL, NULL, 0, &bench_mad_float},
     {"compute.mad-float16", "us", NULL, NULL, 0, &bench_mad_float16},
+    {"compute.mad-half", "us", NULL, NULL, 0, &bench_mad_half},
     {"compute.c-fma-all-threads", "us", NULL, NULL, 0, &bench_fma_c_all},
     {"sgemm.naive-1024", "us", NULL, NULL, 0, &bench_sgemm},
     {"nbody.4096", "us", NULL, NULL, 0, &bench_nbody},
