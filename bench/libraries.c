@@ -21,6 +21,8 @@
  * Usage: refcl_libraries [--runs N] [--only PREFIX]
  */
 #define CL_TARGET_OPENCL_VERSION 300
+#include "stats.h"
+
 #include <CL/cl.h>
 #include <cblas.h>
 #include <clFFT.h>
@@ -81,23 +83,6 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* ---- statistics, as refcl_bench's ---------------------------------------- */
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Linear interpolation between the closest ranks of sorted @p v. */
-static double quantile(const double *v, int n, double q)
-{
-    double pos = q * (n - 1);
-    int lo = (int)pos;
-    int hi = lo + 1 < n ? lo + 1 : lo;
-    return v[lo] + (pos - lo) * (v[hi] - v[lo]);
-}
-
 /* The figure's line: the median and spread of @p runs times in @p ms
  * (sorted here), or why there is none; with @p gflop, the rate too. */
 static void print_figure(const char *name, const struct failure *f, double *ms, int runs,
@@ -108,12 +93,10 @@ static void print_figure(const char *name, const struct failure *f, double *ms, 
     } else if (failed(f)) {
         printf("%-26s unsupported (%s returned %ld)\n", name, f->call, f->code);
     } else {
-        qsort(ms, (size_t)runs, sizeof(*ms), compare_doubles);
-        double median = quantile(ms, runs, 0.5);
-        printf("%-26s %12.2f %10.2f  ms\n", name, median,
-               quantile(ms, runs, 0.75) - quantile(ms, runs, 0.25));
+        struct stats s = bench_summarize(ms, runs);
+        printf("%-26s %12.2f %10.2f  ms\n", name, s.median, s.iqr);
         if (gflop > 0)
-            printf("# %s: %.1f GFLOP/s\n", name, gflop / median * 1e3);
+            printf("# %s: %.1f GFLOP/s\n", name, gflop / s.median * 1e3);
     }
     fflush(stdout);
 }

@@ -24,6 +24,7 @@
  * sample of a fresh-process figure and prints it on stdout.
  */
 #include "bench.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -67,11 +68,6 @@ struct options {
     double ms;
     long iters; /* 0: calibrate to `ms` */
     const char *only;
-};
-
-struct stats {
-    double median;
-    double iqr;
 };
 
 static uint64_t now_ns(void)
@@ -470,29 +466,6 @@ static cl_int time_loop(loop_fn loop, const struct bench *b, long n,
     return err;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Linear interpolation between the closest ranks of sorted @p v. */
-static double quantile(const double *v, int n, double q)
-{
-    double pos = q * (n - 1);
-    int lo = (int)pos;
-    int hi = lo + 1 < n ? lo + 1 : lo;
-    return v[lo] + (pos - lo) * (v[hi] - v[lo]);
-}
-
-/** Median and interquartile range of @p n samples (sorts them). */
-static struct stats summarize(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(*v), compare_doubles);
-    return (struct stats){quantile(v, n, 0.5),
-                          quantile(v, n, 0.75) - quantile(v, n, 0.25)};
-}
-
 /* ---- one sample of each kind of figure ---- */
 
 /* Reads the child's one line: "<value>" or "error <code>". */
@@ -657,7 +630,7 @@ static void measure(const struct figure *f, const struct bench *b,
     for (int i = 0; i < count && err == CL_SUCCESS; i++)
         err = sample(f, b, n, &samples[i]);
     if (err == CL_SUCCESS) {
-        struct stats s = summarize(samples, count);
+        struct stats s = bench_summarize(samples, count);
         printf("%-26s %12.2f %10.2f  %s\n", f->name, s.median, s.iqr,
                f->unit);
     } else {
