@@ -6,16 +6,16 @@
  * an SGEMM in float and double; a private array indexed by the work-item;
  * atomics in the loop; a branch the same for every work-item; loops a
  * work-item leaves when its own test says (a trip count, a break, a
- * Collatz sequence, which some skip), run until the last of the W is done; float4
- * arithmetic; a chain of half operations, each rounded; a loop on each side of a barrier; a body too long to repeat
- * as often as its registers allow, run fewer at a time; a 32-bit index
- * of the work-item, which steps by one from one work-item to the next
- * except where the global ids pass 2^31 and it wraps; and the kernel it
- * must leave alone: atomics in a loop of a trip count of the work-item's
- * own. Groups of 250 (W
- * does not divide them), 8 (fewer than W) and 256 (W divides them) over
- * 1000 work-items, the last group of 232; and the group size refcl picks
- * given none. Run again with REFCL_CPU at each
+ * Collatz sequence, which some skip), run until the last of the W is done;
+ * float4 arithmetic; a chain of half operations, each rounded (where the
+ * device has cl_khr_fp16); a loop on each side of a barrier; a body too
+ * long to repeat as often as its registers allow, run fewer at a time; a
+ * 32-bit index of the work-item, which steps by one from one work-item to
+ * the next except where the global ids pass 2^31 and it wraps; and the
+ * kernel it must leave alone: atomics in a loop of a trip count of the
+ * work-item's own. Groups of 250 (W does not divide them), 8 (fewer than
+ * W) and 256 (W divides them) over 1000 work-items, the last group of 232;
+ * and the group size refcl picks given none. Run again with REFCL_CPU at each
  * x86-64 level (W from the register width: smaller with SSE and AVX2) and
  * with no vectorizer (REFCL_VECTORIZE=0).
  */
