@@ -26,6 +26,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <vector>
 
@@ -38,17 +39,24 @@ constexpr const char *Rounding = "__refcl_fptrunc_half";
 // Vector forms of 2 to 64 lanes: the widest a jam gives halves' bundles.
 constexpr unsigned MostLanes = 64;
 
+/** Name, of type From to To, declared a function without effects. */
+Function *declareRounding(Module &M, StringRef Name, Type *To, Type *From)
+{
+    auto *F = cast<Function>(
+        M.getOrInsertFunction(Name, FunctionType::get(To, {From}, false)).getCallee());
+    F->setDoesNotAccessMemory();
+    F->setDoesNotThrow();
+    F->setWillReturn();
+    return F;
+}
+
 /** The vector form of Lanes lanes, declared. */
 std::string declareVectorForm(Module &M, unsigned Lanes)
 {
     LLVMContext &C = M.getContext();
     std::string Name = std::string(Rounding) + "_v" + utostr(Lanes);
-    auto *Type = FunctionType::get(FixedVectorType::get(Type::getHalfTy(C), Lanes),
-                                   {FixedVectorType::get(Type::getFloatTy(C), Lanes)}, false);
-    auto *F = cast<Function>(M.getOrInsertFunction(Name, Type).getCallee());
-    F->setDoesNotAccessMemory();
-    F->setDoesNotThrow();
-    F->setWillReturn();
+    declareRounding(M, Name, FixedVectorType::get(Type::getHalfTy(C), Lanes),
+                    FixedVectorType::get(Type::getFloatTy(C), Lanes));
     return Name;
 }
 
@@ -58,16 +66,12 @@ Function *rounding(Module &M)
     if (Function *F = M.getFunction(Rounding))
         return F;
     LLVMContext &C = M.getContext();
-    auto *Type = FunctionType::get(Type::getHalfTy(C), {Type::getFloatTy(C)}, false);
-    auto *F = cast<Function>(M.getOrInsertFunction(Rounding, Type).getCallee());
+    Function *F = declareRounding(M, Rounding, Type::getHalfTy(C), Type::getFloatTy(C));
     std::string Variants;
     for (unsigned Lanes = 2; Lanes <= MostLanes; Lanes *= 2)
         Variants += (Variants.empty() ? "" : ",") + std::string("_ZGV_LLVM_N") + utostr(Lanes) +
                     "v_" + Rounding + "(" + declareVectorForm(M, Lanes) + ")";
     F->addFnAttr("vector-function-abi-variant", Variants);
-    F->setDoesNotAccessMemory();
-    F->setDoesNotThrow();
-    F->setWillReturn();
     F->addFnAttr(Attribute::Speculatable);
     return F;
 }
@@ -129,13 +133,8 @@ void hideHalfTruncations(Function &F)
     Function *Round = rounding(*F.getParent());
     for (Instruction *I : Arithmetic)
         computeInFloat(*I, Round);
-    for (Instruction *Trunc : Truncations) {
-        auto *Call = CallInst::Create(Round, {Trunc->getOperand(0)}, "", Trunc);
-        Call->takeName(Trunc);
-        Call->setDebugLoc(Trunc->getDebugLoc());
-        Trunc->replaceAllUsesWith(Call);
-        Trunc->eraseFromParent();
-    }
+    for (Instruction *Trunc : Truncations)
+        ReplaceInstWithInst(Trunc, CallInst::Create(Round, {Trunc->getOperand(0)}));
 }
 
 PreservedAnalyses HalfTruncationsPass::run(Module &M, ModuleAnalysisManager &)
@@ -147,11 +146,7 @@ PreservedAnalyses HalfTruncationsPass::run(Module &M, ModuleAnalysisManager &)
     for (Function *F : Forms) {
         while (!F->use_empty()) {
             auto *Call = cast<CallInst>(F->user_back());
-            auto *Trunc = new FPTruncInst(Call->getArgOperand(0), Call->getType(), "", Call);
-            Trunc->takeName(Call);
-            Trunc->setDebugLoc(Call->getDebugLoc());
-            Call->replaceAllUsesWith(Trunc);
-            Call->eraseFromParent();
+            ReplaceInstWithInst(Call, new FPTruncInst(Call->getArgOperand(0), Call->getType()));
         }
         F->eraseFromParent();
     }

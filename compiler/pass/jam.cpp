@@ -869,8 +869,8 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
  *  loop; and, where vectors are kept whole (a float16 fills a register),
  *  those that compute them, which the loop vectorizer leaves. A float4
  *  work-item without a loop is not jammed: the SLP vectorizer takes no
- *  lanes out of its vector loads, and W copies of it ran at a third of
- *  the speed of one work-item at a time. */
+ *  lanes out of its vector loads, and W copies of it ran slower than one
+ *  work-item at a time. */
 std::vector<Loop *> candidates(LoopInfo &LI, bool WholeVectors)
 {
     std::vector<Loop *> Found;

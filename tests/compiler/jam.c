@@ -489,21 +489,13 @@ static void check_local_choice(cl_program program)
     }
 }
 
-static bool device_has(const char *extension)
-{
-    static char extensions[8192];
-    CHECK_EQ(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof(extensions), extensions,
-                             NULL), CL_SUCCESS);
-    return strstr(extensions, extension) != NULL;
-}
-
 /* A chain of half operations, each rounded (about 4 of the 16 inexact
  * per work-item), run several work-items at a time: the products by 0.5
  * and 0.25 are exact (no value comes near the subnormals in 8 steps), so
  * fused or not, each sum rounds once. */
 static void check_half_chain(void)
 {
-    if (!device_has("cl_khr_fp16"))
+    if (!test_device_has_extension(device, "cl_khr_fp16"))
         return;
     cl_program program = exec_build(half_source, "-cl-std=CL3.0 -cl-refcl-vectorize-report");
     if (!program)
