@@ -25,14 +25,19 @@
 
 #include "refcl/kernel_abi.h"
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/CFG.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
+#include <llvm/Transforms/Scalar/LoopUnrollPass.h>
+#include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
 #include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
@@ -447,6 +452,45 @@ void placeGroupScratch(Frame &F)
 }
 
 } // namespace
+
+// A private array that lives across a barrier gets a frame slot whole, so
+// element k of consecutive work-items is an array's size apart and the
+// work-item vectorizer sees no consecutive access; its accumulators stay
+// in memory. Indexed by the counter of a loop the optimizer would unroll
+// anyway (GEMM's tile of accumulators), the array becomes values once
+// that loop is unrolled: each value then gets a slot of its own, element
+// k of consecutive work-items side by side, and lives in registers
+// between barriers. Only the kernel's own loops unroll (or are peeled):
+// the nest's are marked not to be for the while.
+void scalarizePrivateArrays(Nest &N, FunctionAnalysisManager &FAM)
+{
+    Function &Run = *N.Run;
+    LLVMContext &C = Run.getContext();
+    MDNode *Disable = MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable"));
+    for (BasicBlock *Latch : {N.XLatch, N.YLatch, N.ZLatch})
+        Latch->getTerminator()->setMetadata(LLVMContext::MD_loop,
+                                            makePostTransformationMetadata(C, nullptr, {}, {Disable}));
+    FunctionPassManager Unroll;
+    Unroll.addPass(createFunctionToLoopPassAdaptor(LoopFullUnrollPass(3)));
+    Unroll.run(Run, FAM);
+    FAM.clear(Run, Run.getName());
+    for (BasicBlock *Latch : {N.XLatch, N.YLatch, N.ZLatch})
+        Latch->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
+    // The unrolled copies end in constant branches, past the last to an
+    // unreachable copy indexing beyond the array, which SROA would not
+    // split. Folded here without merging blocks: the nest's are named.
+    for (BasicBlock &BB : Run)
+        ConstantFoldTerminator(&BB, true);
+    removeUnreachableBlocks(Run);
+    // LCSSA again for the values SROA made: one that a loop computes and
+    // a later region uses (an accumulator) is then a phi after the loop,
+    // stored to its frame slot once, not in every iteration.
+    FunctionPassManager Split;
+    Split.addPass(SROAPass());
+    Split.addPass(LCSSAPass());
+    Split.run(Run, FAM);
+    FAM.clear(Run, Run.getName());
+}
 
 uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers)
 {

@@ -102,7 +102,7 @@ std::set<llvm::Function *> functionsReaching(llvm::Module &M,
 /** Builds K's work-group function (refcl_abi_run), with the sub-group
  *  nest when K reaches a sub-group barrier. */
 KernelInfo buildWorkGroup(llvm::Function &K, const std::set<llvm::Function *> &Inline,
-                          bool BySubGroup);
+                          bool BySubGroup, llvm::FunctionAnalysisManager &FAM);
 
 /** Whether F is a work-group barrier (any spelling). */
 bool isBarrier(const llvm::Function *F);
@@ -183,6 +183,11 @@ private:
  *  them per work-item, and gives each region its own copy of the nest's
  *  work-item loops (N's blocks are gone); returns the frame size. */
 uint64_t splitAtBarriers(Nest &N, std::vector<llvm::CallInst *> &Barriers);
+
+/** Unrolls the loops of constant trip count in the nest's kernel and
+ *  splits its private arrays into values where the indices have become
+ *  constants, before splitAtBarriers gives every array left a frame slot. */
+void scalarizePrivateArrays(Nest &N, llvm::FunctionAnalysisManager &FAM);
 
 /** Marks the x loop of Body (its blocks) and Latch parallel. */
 void markParallel(const std::vector<llvm::BasicBlock *> &Body, llvm::BasicBlock *Latch);

@@ -695,19 +695,21 @@ std::vector<Function *> kernelsOf(Module &M)
 
 // The functions to inline are found before any work-group function is
 // made: those then call them too.
-PreservedAnalyses WorkGroupPass::run(Module &M, ModuleAnalysisManager &)
+PreservedAnalyses WorkGroupPass::run(Module &M, ModuleAnalysisManager &MAM)
 {
     std::vector<Function *> Kernels = kernelsOf(M);
     if (Kernels.empty() || M.getNamedValue(REFCL_ABI_TABLE_SYMBOL))
         return PreservedAnalyses::all();
     std::set<Function *> Inline = functionsToInline(M);
     std::set<Function *> SubGroup = functionsReaching(M, isSubGroupBarrier);
+    auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
     for (Function *K : Kernels)
-        recordKernel(buildWorkGroup(*K, Inline, SubGroup.count(K)));
+        recordKernel(buildWorkGroup(*K, Inline, SubGroup.count(K), FAM));
     return PreservedAnalyses::none();
 }
 
-KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline, bool BySubGroup)
+KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline, bool BySubGroup,
+                          FunctionAnalysisManager &FAM)
 {
     KernelInfo Info;
     Info.Kernel = &K;
@@ -725,8 +727,11 @@ KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline, bool 
     Info.UsesPrintf = lowerPrintf(N.Run);
     std::vector<CallInst *> Barriers = findBarriers(N.Run);
     Info.HasBarrier = !Barriers.empty();
-    if (Info.HasBarrier)
+    if (Info.HasBarrier) {
+        scalarizePrivateArrays(N, FAM);
+        Barriers = findBarriers(N.Run); // unrolled loops copied theirs
         Info.FrameBytes = splitAtBarriers(N, Barriers);
+    }
     else
         markParallel(xLoopBody(N), N.XLatch);
     Info.PrivateBytes = allocaBytes(N.Run) + Info.FrameBytes;
