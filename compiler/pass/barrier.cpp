@@ -71,11 +71,17 @@ struct Frame {
     {
         // In this order: start() aligns Size, which the work-item's offset
         // then strides by (as arguments of one call, the two would run
-        // in an order the compiler chooses).
+        // in an order the compiler chooses). The row's part and the
+        // step's in two GEPs: LLVM 15's scalar evolution sees Size *
+        // (step + j) as Size * step + Size * j, but Size * (row + step)
+        // and Size * (row + step + 1) as no constant apart, so the
+        // vectorizer would leave consecutive work-items' slots scalar
+        // (InstCombine factors one GEP's sum into that product).
         Value *Start = start(Size, A);
-        Value *Item = B.CreateMul(N.Lin, B.getInt64(Size));
-        return B.CreateInBoundsGEP(B.getInt8Ty(), N.FrameBase,
-                                   B.CreateAdd(Start, Item));
+        Value *Row = B.CreateAdd(Start, B.CreateMul(N.LinRow, B.getInt64(Size)));
+        Value *RowSlot = B.CreateInBoundsGEP(B.getInt8Ty(), N.FrameBase, Row);
+        return B.CreateInBoundsGEP(B.getInt8Ty(), RowSlot,
+                                   B.CreateMul(N.LinStep, B.getInt64(Size)));
     }
 
     /** The group's one slot of Size bytes (work-item 0's of a slot). */

@@ -51,6 +51,8 @@ struct Nest {
     llvm::PHINode *Region;
     llvm::Value *Lid[3];
     llvm::Value *Lin;
+    // Lin as LinRow + LinStep, LinStep the innermost loop's counter.
+    llvm::Value *LinRow, *LinStep;
     llvm::Value *Items;     // work-items in this group
     llvm::Value *FrameBase; // group->frames
     llvm::Value *LocalMem;

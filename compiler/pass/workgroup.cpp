@@ -186,7 +186,9 @@ void buildGroupNest(Nest &N)
 
     B.SetInsertPoint(N.XHead);
     Value *Row = B.CreateAdd(B.CreateMul(N.Lid[2], N.LocalSize[1]), N.Lid[1]);
-    N.Lin = B.CreateAdd(B.CreateMul(Row, N.LocalSize[0]), N.Lid[0], "refcl.lin");
+    N.LinRow = B.CreateMul(Row, N.LocalSize[0], "refcl.lin.row");
+    N.LinStep = N.Lid[0];
+    N.Lin = B.CreateAdd(N.LinRow, N.LinStep, "refcl.lin");
     N.FrameBase = loadField(B, Run->getArg(1), G_FRAMES, B.getPtrTy());
     B.CreateBr(N.XBody);
     B.SetInsertPoint(N.RLatch);
@@ -252,6 +254,8 @@ void buildSubGroupNest(Nest &N)
     Lane->setName("refcl.lane");
 
     B.SetInsertPoint(N.XHead);
+    N.LinRow = Base;
+    N.LinStep = Lane;
     N.Lin = B.CreateAdd(Base, Lane, "refcl.lin");
     Value *Row = B.CreateUDiv(N.Lin, N.LocalSize[0]);
     N.Lid[0] = B.CreateURem(N.Lin, N.LocalSize[0]);

@@ -49,9 +49,11 @@ declare void @_Z7barrierj(i32)
 ; CHECK: %refcl.lin.r0 = add i64
 ; CHECK: [[FRAMES0:%[0-9]+]] = load ptr, ptr
 ; CHECK-NEXT: [[ROW0:%[0-9]+]] = mul i64 [[ITEMS:%[0-9]+]], 0
-; CHECK-NEXT: [[ITEM_OFFSET0:%[0-9]+]] = mul i64 %refcl.lin.r0, 8
-; CHECK-NEXT: [[OFFSET0:%[0-9]+]] = add i64 [[ROW0]], [[ITEM_OFFSET0]]
-; CHECK: [[SLOT0:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES0]]
+; CHECK-NEXT: [[LINE0:%[0-9]+]] = mul i64 %refcl.lin.row.r0, 8
+; CHECK-NEXT: [[OFFSET0:%[0-9]+]] = add i64 [[ROW0]], [[LINE0]]
+; CHECK-NEXT: [[AT0:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES0]], i64 [[OFFSET0]]
+; CHECK-NEXT: [[ITEM_OFFSET0:%[0-9]+]] = mul i64 %refcl.lid2.r0, 8
+; CHECK-NEXT: [[SLOT0:%[0-9]+]] = getelementptr inbounds i8, ptr [[AT0]], i64 [[ITEM_OFFSET0]]
 ; CHECK: body.r0:
 ; CHECK: %in.i.r0 = getelementptr inbounds i32, ptr addrspace(1)
 ; CHECK-NEXT: store ptr addrspace(1) %in.i.r0, ptr [[SLOT0]], align 8
@@ -67,9 +69,11 @@ declare void @_Z7barrierj(i32)
 ; CHECK: %refcl.lin.r1 = add i64
 ; CHECK: [[FRAMES1:%[0-9]+]] = load ptr, ptr
 ; CHECK-NEXT: [[ROW1:%[0-9]+]] = mul i64 [[ITEMS]], 0
-; CHECK-NEXT: [[ITEM_OFFSET1:%[0-9]+]] = mul i64 %refcl.lin.r1, 8
-; CHECK-NEXT: [[OFFSET1:%[0-9]+]] = add i64 [[ROW1]], [[ITEM_OFFSET1]]
-; CHECK: [[SLOT1:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES1]]
+; CHECK-NEXT: [[LINE1:%[0-9]+]] = mul i64 %refcl.lin.row.r1, 8
+; CHECK-NEXT: [[OFFSET1:%[0-9]+]] = add i64 [[ROW1]], [[LINE1]]
+; CHECK-NEXT: [[AT1:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES1]], i64 [[OFFSET1]]
+; CHECK-NEXT: [[ITEM_OFFSET1:%[0-9]+]] = mul i64 %refcl.lid2.r1, 8
+; CHECK-NEXT: [[SLOT1:%[0-9]+]] = getelementptr inbounds i8, ptr [[AT1]], i64 [[ITEM_OFFSET1]]
 ; CHECK: body.split.r1:
 ; CHECK-NEXT: %next.i.r1 = add i64 %refcl.lid2.r1, 1
 ; CHECK-NEXT: %wrapped.i.r1 = urem i64 %next.i.r1,

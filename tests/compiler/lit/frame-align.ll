@@ -26,5 +26,5 @@ declare i64 @_Z13get_global_idj(i32)
 declare void @_Z7barrierj(i32)
 
 ; CHECK-LABEL: define internal void @refcl.run.keep(
-; CHECK: [[ITEM_OFFSET:%[0-9]+]] = mul i64 %refcl.lin{{[.a-z0-9]*}}, 32
-; CHECK-NOT: mul i64 %refcl.lin{{[.a-z0-9]*}}, 20
+; CHECK: [[ITEM_OFFSET:%[0-9]+]] = mul i64 %refcl.lid2{{[.a-z0-9]*}}, 32
+; CHECK-NOT: mul i64 %refcl.lid2{{[.a-z0-9]*}}, 20

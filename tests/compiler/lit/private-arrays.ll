@@ -95,13 +95,13 @@ declare void @_Z7barrierj(i32)
 
 ; CHECK-LABEL: define internal void @refcl.run.tile(
 ; CHECK-NOT: alloca [4 x float]
-; CHECK-NOT: mul i64 %refcl.lin{{[.a-z0-9]*}}, 16
-; CHECK: mul i64 %refcl.lin{{[.a-z0-9]*}}, 4
+; CHECK-NOT: mul i64 %refcl.lid2{{[.a-z0-9]*}}, 16
+; CHECK: mul i64 %refcl.lid2{{[.a-z0-9]*}}, 4
 ; CHECK: {{^}}add.each{{[.a-z0-9]*}}:
 ; CHECK-COUNT-4: fadd float
 ; CHECK-NOT: store
 ; CHECK: {{^}}wait{{[.a-z0-9]*}}:
 ; CHECK-COUNT-4: store float %new{{[.0-9a-z]*}}.lcssa
-; CHECK-NOT: mul i64 %refcl.lin{{[.a-z0-9]*}}, 16
+; CHECK-NOT: mul i64 %refcl.lid2{{[.a-z0-9]*}}, 16
 ; CHECK-LABEL: define internal void @refcl.run.indexed(
-; CHECK: mul i64 %refcl.lin{{[.a-z0-9]*}}, 16
+; CHECK: mul i64 %refcl.lid2{{[.a-z0-9]*}}, 16

@@ -88,9 +88,11 @@ define spir_kernel void @ids(ptr addrspace(1) %out) #0 {
 ; CHECK-NEXT: %refcl.lin.r0 = add i64 %refcl.sub.group.base, %refcl.lane.r0
 ; CHECK: [[FRAMES:%.*]] = load ptr
 ; CHECK-NEXT: [[AT0:%.*]] = mul i64 [[ITEMS]], 0
-; CHECK-NEXT: [[MINE:%.*]] = mul i64 %refcl.lin.r0, 4
-; CHECK-NEXT: [[OFF:%.*]] = add i64 [[AT0]], [[MINE]]
-; CHECK-NEXT: [[STOPPED:%.*]] = getelementptr inbounds i8, ptr [[FRAMES]], i64 [[OFF]]
+; CHECK-NEXT: [[BASE:%.*]] = mul i64 %refcl.sub.group.base, 4
+; CHECK-NEXT: [[OFF:%.*]] = add i64 [[AT0]], [[BASE]]
+; CHECK-NEXT: [[FIRST:%.*]] = getelementptr inbounds i8, ptr [[FRAMES]], i64 [[OFF]]
+; CHECK-NEXT: [[MINE:%.*]] = mul i64 %refcl.lane.r0, 4
+; CHECK-NEXT: [[STOPPED:%.*]] = getelementptr inbounds i8, ptr [[FIRST]], i64 [[MINE]]
 ; CHECK-NEXT: [[AT16:%.*]] = mul i64 [[ITEMS]], 16
 ; CHECK-NEXT: [[GROUP_SCRATCH:%.*]] = getelementptr inbounds i8, ptr [[FRAMES]], i64 [[AT16]]
 ; CHECK-NEXT: [[AT32:%.*]] = mul i64 [[ITEMS]], 32

@@ -37,9 +37,11 @@ declare void @_Z7barrierj(i32)
 ; CHECK-NEXT: [[GROUP_SLOT0:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES0]], i64 [[GROUP_OFFSET0]]
 ; The work-item's slot: its own 8 bytes of the next row.
 ; CHECK-NEXT: [[ROW0:%[0-9]+]] = mul i64 [[ITEMS]], 8
-; CHECK-NEXT: [[ITEM_OFFSET0:%[0-9]+]] = mul i64 %refcl.lin.r0, 8
-; CHECK-NEXT: [[OFFSET0:%[0-9]+]] = add i64 [[ROW0]], [[ITEM_OFFSET0]]
-; CHECK-NEXT: [[ITEM_SLOT0:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES0]], i64 [[OFFSET0]]
+; CHECK-NEXT: [[LINE0:%[0-9]+]] = mul i64 %refcl.lin.row.r0, 8
+; CHECK-NEXT: [[OFFSET0:%[0-9]+]] = add i64 [[ROW0]], [[LINE0]]
+; CHECK-NEXT: [[AT0:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES0]], i64 [[OFFSET0]]
+; CHECK-NEXT: [[ITEM_OFFSET0:%[0-9]+]] = mul i64 %refcl.lid2.r0, 8
+; CHECK-NEXT: [[ITEM_SLOT0:%[0-9]+]] = getelementptr inbounds i8, ptr [[AT0]], i64 [[ITEM_OFFSET0]]
 ; CHECK: body.r0:
 ; CHECK-NEXT: %scaled.i.r0 = mul i64 [[GROUP_ID:%[0-9]+]], 3
 ; CHECK-NEXT: %constant.i.r0 = load i64, ptr addrspace(2)
@@ -53,9 +55,11 @@ declare void @_Z7barrierj(i32)
 ; CHECK-NEXT: [[GROUP_OFFSET1:%[0-9]+]] = mul i64 [[ITEMS]], 0
 ; CHECK-NEXT: [[GROUP_SLOT1:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES1]], i64 [[GROUP_OFFSET1]]
 ; CHECK-NEXT: [[ROW1:%[0-9]+]] = mul i64 [[ITEMS]], 8
-; CHECK-NEXT: [[ITEM_OFFSET1:%[0-9]+]] = mul i64 %refcl.lin.r1, 8
-; CHECK-NEXT: [[OFFSET1:%[0-9]+]] = add i64 [[ROW1]], [[ITEM_OFFSET1]]
-; CHECK-NEXT: [[ITEM_SLOT1:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES1]], i64 [[OFFSET1]]
+; CHECK-NEXT: [[LINE1:%[0-9]+]] = mul i64 %refcl.lin.row.r1, 8
+; CHECK-NEXT: [[OFFSET1:%[0-9]+]] = add i64 [[ROW1]], [[LINE1]]
+; CHECK-NEXT: [[AT1:%[0-9]+]] = getelementptr inbounds i8, ptr [[FRAMES1]], i64 [[OFFSET1]]
+; CHECK-NEXT: [[ITEM_OFFSET1:%[0-9]+]] = mul i64 %refcl.lid2.r1, 8
+; CHECK-NEXT: [[ITEM_SLOT1:%[0-9]+]] = getelementptr inbounds i8, ptr [[AT1]], i64 [[ITEM_OFFSET1]]
 ; CHECK: body.split.r1:
 ; CHECK-NEXT: %scaled.i.again.r1 = mul i64 [[GROUP_ID]], 3
 ; CHECK-NEXT: %constant.i.reload.r1 = load i64, ptr [[GROUP_SLOT1]], align 8
