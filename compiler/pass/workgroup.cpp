@@ -735,9 +735,9 @@ KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline, bool 
         scalarizePrivateArrays(N, FAM);
         Barriers = findBarriers(N.Run); // unrolled loops copied theirs
         Info.FrameBytes = splitAtBarriers(N, Barriers);
-    }
-    else
+    } else {
         markParallel(xLoopBody(N), N.XLatch);
+    }
     Info.PrivateBytes = allocaBytes(N.Run) + Info.FrameBytes;
     lowerAddressSpaceQueries(*Info.Run, Info.FrameBytes);
     return Info;
