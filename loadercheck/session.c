@@ -35,6 +35,9 @@ static void environment_set(const char *dir)
     setenv("OPENCL_LAYER_PATH", path, 1);
     snprintf(path, sizeof(path), "%s/instances.conf", dir);
     setenv("REFCL_INSTANCES", path, 1);
+    /* refcl's build directories too: one a killed child leaves is then
+     * removed with the run's directory. */
+    setenv("TMPDIR", dir, 1);
 }
 
 void *loader_symbol(const struct session *session, const char *name)
