@@ -49,6 +49,12 @@
 //
 // The work-items left over after the steps of W (a group of 64 where W is
 // 128) run W/2, W/4, ... at a time, down to a vector register of them.
+//
+// A work-item's narrow vectors (float4) are made scalars first. One it
+// carries round whose components do not mix (an accumulator times a
+// scalar all work-items share) has its copies ordered work-item by
+// work-item, so that a register holds whole work-items' vectors, not one
+// component of many work-items.
 #include "passes.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -121,6 +127,10 @@ bool computesVectors(const Loop &L)
     return false;
 }
 
+/** The scalar phis the Scalarizer made of one vector phi, component 0
+ *  first. */
+using Components = std::vector<PHINode *>;
+
 /** The body of one x loop and what is repeated per work-item. */
 class Jam {
 public:
@@ -131,7 +141,8 @@ public:
     std::string check();
     /** Repeats the varying instructions for lanes 1 .. Lanes-1; the loop
      *  then steps by Lanes (its trip count a multiple of them). */
-    void apply(unsigned Lanes, const std::map<Instruction *, APInt> &Steps = {});
+    void apply(unsigned Lanes, const std::map<Instruction *, APInt> &Steps = {},
+               const std::vector<Components> &Whole = {});
     /** The instructions of the body. */
     size_t size() const { return Instructions; }
     /** The inner loops run until every work-item has left them. */
@@ -145,6 +156,15 @@ public:
     /** The values the work-item's inner loops carry round (their
      *  headers' phis that differ between work-items), at least 1. */
     unsigned carriedChains() const;
+    /** Of Vectors (the scalar phis the Scalarizer made of vector phis,
+     *  by component), those in L's body whose component c is made of
+     *  component c of the others and of the work-item's vector loads,
+     *  besides values all work-items share (a float4 accumulator times a
+     *  shared scalar), not of its other components. */
+    std::vector<Components> laneWise(const std::vector<Components> &Vectors) const;
+    /** The most values one inner loop carries round (its header's phis
+     *  that differ between work-items). */
+    unsigned widestCarry() const;
     /** The widest value (a scalar, or a vector whole) the work-items
      *  compute in floating point or as an integer vector, else load or
      *  store, in bits. Integer scalars do not count: most are addresses
@@ -176,6 +196,9 @@ private:
     void repeat(Instruction &I);
     void replay(const Loop &Sub);
     void stepNarrowed(const std::map<Instruction *, APInt> &Steps);
+    bool componentOfItsOwn(Value *V, unsigned C,
+                           const std::map<const PHINode *, unsigned> &ComponentOf) const;
+    void orderByWorkItem(const std::vector<Components> &Whole);
 };
 
 bool Jam::mustRepeat(const Instruction &I) const
@@ -345,6 +368,16 @@ bool isData(Type *Ty)
     return Ty->isFPOrFPVectorTy() || (Ty->isVectorTy() && Ty->isIntOrIntVectorTy());
 }
 
+/** Whether V is a phi that merges values (an LCSSA phi, one incoming
+ *  value, only passes a value out of its loop: the Scalarizer's vector
+ *  of a work-item's scalars, a float4 accumulator stored after its loop,
+ *  is no vector arithmetic). */
+bool isMerge(const Value *V)
+{
+    auto *Phi = dyn_cast<PHINode>(V);
+    return Phi && Phi->getNumIncomingValues() > 1;
+}
+
 unsigned Jam::widestValue()
 {
     unsigned Arithmetic = 0, Memory = 0;
@@ -355,7 +388,7 @@ unsigned Jam::widestValue()
             Ty = Store->getValueOperand()->getType();
         else if (IsMemory || (isData(V->getType()) &&
                               (isa<BinaryOperator>(V) || isa<UnaryOperator>(V) ||
-                               isa<CallInst>(V) || isa<CastInst>(V) || isa<PHINode>(V))))
+                               isa<CallInst>(V) || isa<CastInst>(V) || isMerge(V))))
             Ty = V->getType();
         if (!Ty || !(Ty->isIntOrIntVectorTy() || Ty->isFPOrFPVectorTy()))
             continue;
@@ -378,6 +411,87 @@ unsigned Jam::carriedChains() const
             for (const PHINode &Phi : Sub->getHeader()->phis())
                 Chains += varies(&Phi);
     return std::max(1u, Chains);
+}
+
+unsigned Jam::widestCarry() const
+{
+    unsigned Widest = 1;
+    for (const Loop *Sub : L.getLoopsInPreorder())
+        if (Sub != &L)
+            Widest = std::max<unsigned>(Widest, count_if(Sub->getHeader()->phis(),
+                                                         [this](PHINode &P) { return varies(&P); }));
+    return Widest;
+}
+
+// Whether V, component C of a vector phi's value, is made of component C
+// of the vector phis of ComponentOf and of the work-item's vector loads
+// only, besides values all work-items share.
+bool Jam::componentOfItsOwn(Value *V, unsigned C,
+                            const std::map<const PHINode *, unsigned> &ComponentOf) const
+{
+    std::vector<Value *> Work{V};
+    std::set<Value *> Seen;
+    while (!Work.empty()) {
+        Value *U = Work.back();
+        Work.pop_back();
+        if (!varies(U) || !Seen.insert(U).second)
+            continue;
+        if (auto *Phi = dyn_cast<PHINode>(U)) {
+            if (Phi->getNumIncomingValues() == 1) { // LCSSA's
+                Work.push_back(Phi->getIncomingValue(0));
+                continue;
+            }
+            auto It = ComponentOf.find(Phi);
+            if (It == ComponentOf.end() || It->second != C)
+                return false;
+            continue;
+        }
+        if (auto *Extract = dyn_cast<ExtractElementInst>(U)) {
+            auto *Index = dyn_cast<ConstantInt>(Extract->getIndexOperand());
+            if (!Index || Index->getZExtValue() != C ||
+                !isa<LoadInst>(Extract->getVectorOperand()))
+                return false;
+            continue;
+        }
+        auto *I = dyn_cast<Instruction>(U);
+        if (!I || !L.contains(I) || I->getType()->isVectorTy() || I->mayReadOrWriteMemory())
+            return false;
+        for (Value *Op : I->operands())
+            Work.push_back(Op);
+    }
+    return true;
+}
+
+std::vector<Components> Jam::laneWise(const std::vector<Components> &Vectors) const
+{
+    std::vector<const Components *> Kept;
+    for (const Components &V : Vectors)
+        if (L.contains(V[0]) && V[0]->getParent() != L.getHeader())
+            Kept.push_back(&V);
+    // A vector counts only while those it is made of do.
+    for (bool Dropped = true; Dropped;) {
+        std::map<const PHINode *, unsigned> ComponentOf;
+        for (const Components *V : Kept)
+            for (unsigned C = 0; C < V->size(); C++)
+                ComponentOf[(*V)[C]] = C;
+        auto Mixed = [&](const Components *V) {
+            for (unsigned C = 0; C < V->size(); C++) {
+                if (!varies((*V)[C]))
+                    return true;
+                for (Value *In : (*V)[C]->incoming_values())
+                    if (!componentOfItsOwn(In, C, ComponentOf))
+                        return true;
+            }
+            return false;
+        };
+        size_t Before = Kept.size();
+        erase_if(Kept, Mixed);
+        Dropped = Kept.size() != Before;
+    }
+    std::vector<Components> Found;
+    for (const Components *V : Kept)
+        Found.push_back(*V);
+    return Found;
 }
 
 Value *Jam::lane(Value *V, unsigned K) const
@@ -420,7 +534,8 @@ void Jam::repeat(Instruction &I)
     }
 }
 
-void Jam::apply(unsigned Count, const std::map<Instruction *, APInt> &Steps)
+void Jam::apply(unsigned Count, const std::map<Instruction *, APInt> &Steps,
+                const std::vector<Components> &Whole)
 {
     Lanes = Count;
     for (Instruction *P : Privates) {
@@ -460,6 +575,25 @@ void Jam::apply(unsigned Count, const std::map<Instruction *, APInt> &Steps)
     for (const Loop *Sub : Replayed)
         replay(*Sub);
     stepNarrowed(Steps);
+    orderByWorkItem(Whole);
+}
+
+// The copies of each phi of a vector in Whole, made component by
+// component (work-items 0 .. Lanes-1 of component 0, then of component
+// 1, ...), put in the order of the work-items, each work-item's
+// components together: LLVM 15's SLP vectorizer bundles a block's phis
+// in their order, a register at a time, and a register then holds whole
+// work-items' vectors (4 float4s), each multiplied by a scalar they share
+// without a shuffle, instead of component c of 16 work-items, which the
+// vector loads and stores must transpose.
+void Jam::orderByWorkItem(const std::vector<Components> &Whole)
+{
+    for (const Components &V : Whole) {
+        Instruction *At = V[0]->getParent()->getFirstNonPHI();
+        for (unsigned K = 0; K < Lanes; K++)
+            for (PHINode *Phi : V)
+                cast<Instruction>(Copy[Phi][K])->moveBefore(At);
+    }
 }
 
 // Work-item k's value of each narrowed index I that steps by Steps[I]
@@ -616,15 +750,33 @@ unsigned perVector(Jam &J, unsigned VectorBits)
 }
 
 /** How many work-items to run at a time in the loop J checked: a vector
- *  register of them per chain, as many registers per chain as fit. */
-unsigned lanesFor(Jam &J, unsigned VectorBits)
+ *  register of them per chain, as many registers per chain as fit. Where
+ *  the work-item carries whole vectors of Width components (Width 0:
+ *  none), a register holds whole work-items, and as many of them run as
+ *  the chain registers hold. */
+unsigned lanesFor(Jam &J, unsigned VectorBits, unsigned Width)
 {
+    unsigned PerVector = perVector(J, VectorBits);
+    if (Width)
+        return std::clamp<unsigned>(PowerOf2Floor(ChainRegisters * PerVector / J.widestCarry()),
+                                    PerVector / Width, MaxLanes);
     unsigned Interleave = std::min(MaxInterleave, std::max(2u, ChainRegisters / J.carriedChains()));
     // A loop of a trip count of each work-item's own runs as long as the
     // longest of them: two vectors of work-items, not more, wait for it.
     if (J.replayed())
         Interleave = 2;
-    return std::min(MaxLanes, perVector(J, VectorBits) * (1u << Log2_32(Interleave)));
+    return std::min(MaxLanes, PerVector * (1u << Log2_32(Interleave)));
+}
+
+/** Of Whole, the vectors as wide as the first, if a register holds a
+ *  whole number of them (PerVector lanes), else none. */
+std::vector<Components> sameWidth(std::vector<Components> Whole, unsigned PerVector)
+{
+    if (Whole.empty() || Whole[0].size() < 2 || PerVector % Whole[0].size())
+        return {};
+    size_t Width = Whole[0].size();
+    erase_if(Whole, [Width](const Components &V) { return V.size() != Width; });
+    return Whole;
 }
 
 /** The analyses jamLoop keeps up to date. */
@@ -785,8 +937,10 @@ struct Jammed {
 };
 
 /** Splits L's work-items into steps of Lanes, and the rest, in a copy of
- *  L after it, and jams the steps. */
-Jammed jamSteps(Loop &L, unsigned Lanes, Analyses &A, bool IndicesFit)
+ *  L after it, and jams the steps, the vectors of Whole a work-item's
+ *  components together. */
+Jammed jamSteps(Loop &L, unsigned Lanes, Analyses &A, bool IndicesFit,
+                const std::vector<Components> &Whole = {})
 {
     Jammed Done;
     std::map<Instruction *, APInt> Steps;
@@ -804,7 +958,7 @@ Jammed jamSteps(Loop &L, unsigned Lanes, Analyses &A, bool IndicesFit)
     Jam After(L);
     Done.Why = After.check();
     if (Done.Why.empty())
-        After.apply(Lanes, Steps);
+        After.apply(Lanes, Steps, Whole);
     Done.Replayed = After.replayed();
     A.SE.forgetLoop(&L);
     return Done;
@@ -814,7 +968,8 @@ Jammed jamSteps(Loop &L, unsigned Lanes, Analyses &A, bool IndicesFit)
  *  a group of 64 where 128 run at a time) by halves of it down to a
  *  vector register's worth; returns whether the function changed. */
 bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
-             OptimizationRemarkEmitter &ORE, unsigned &Bundle)
+             OptimizationRemarkEmitter &ORE, unsigned &Bundle,
+             const std::vector<Components> &Vectors)
 {
     bool Changed = simplifyLoop(&L, &A.DT, &A.LI, &A.SE, &A.AC, nullptr, false);
     Changed |= formLCSSARecursively(L, A.DT, &A.LI, &A.SE);
@@ -829,8 +984,13 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
         Why = Before->check();
         Changed = true;
     }
-    unsigned Lanes = Why.empty() ? lanesFor(*Before, VectorBits) : 1;
-    unsigned Fewest = std::max(2u, perVector(*Before, VectorBits));
+    unsigned PerVector = perVector(*Before, VectorBits);
+    std::vector<Components> Whole;
+    if (Why.empty())
+        Whole = sameWidth(Before->laneWise(Vectors), PerVector);
+    unsigned Width = Whole.empty() ? 0 : Whole[0].size();
+    unsigned Lanes = Why.empty() ? lanesFor(*Before, VectorBits, Width) : 1;
+    unsigned Fewest = std::max(2u, Width ? PerVector / Width : PerVector);
     // A long work-item runs fewer at a time, as many as the budget holds:
     // two already hide half the latency of a chain.
     while (Lanes > 2 && Before->size() * Lanes > MaxInstructions)
@@ -840,7 +1000,7 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
     bool IndicesFit = Why.empty() && indicesFitOrCopy(L, *Before, A);
     Jammed First;
     if (Why.empty()) {
-        First = jamSteps(L, Lanes, A, IndicesFit);
+        First = jamSteps(L, Lanes, A, IndicesFit, Whole);
         Why = First.Why;
     }
     Changed |= IndicesFit || First.Split;
@@ -850,18 +1010,19 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
     }
     recordLanes(*L.getHeader()->getParent(), Lanes);
     if (!Before->computesVectors())
-        Bundle = std::max(Bundle, perVector(*Before, VectorBits));
+        Bundle = std::max(Bundle, PerVector);
     Loop *Rest = First.Rest;
     for (unsigned Count = Lanes / 2; Rest && Count >= Fewest; Count /= 2) {
         Jammed Next = jamSteps(*Rest, Count, A, IndicesFit);
         Rest = Next.Why.empty() ? Next.Rest : nullptr;
     }
+    std::string Said = "work-items run " + utostr(Lanes) + " at a time";
     if (First.Replayed)
-        report(ORE, L, Kernel, "work-items run " + Twine(Lanes) + " at a time, " +
-                                   Twine(First.Replayed) +
-                                   " inner loop(s) until the last of them is done");
-    else
-        report(ORE, L, Kernel, "work-items run " + Twine(Lanes) + " at a time");
+        Said += ", " + utostr(First.Replayed) + " inner loop(s) until the last of them is done";
+    if (Width)
+        Said += ", " + utostr(PerVector / Width) + " to a register, their vectors of " +
+                utostr(Width) + " whole";
+    report(ORE, L, Kernel, Said);
     return true;
 }
 
@@ -925,6 +1086,50 @@ bool narrowVectorsOnly(Function &F, unsigned VectorBits)
     return true;
 }
 
+/** The types of the phis of each block of a work-item loop but its
+ *  header, in order, before the Scalarizer. */
+using BlockPhis = std::map<BasicBlock *, std::vector<Type *>>;
+
+BlockPhis bodyPhiTypes(LoopInfo &LI)
+{
+    BlockPhis Types;
+    for (Loop *L : LI.getLoopsInPreorder())
+        if (isWorkItemLoop(*L))
+            for (BasicBlock *BB : L->blocks())
+                if (BB != L->getHeader())
+                    for (PHINode &Phi : BB->phis())
+                        Types[BB].push_back(Phi.getType());
+    return Types;
+}
+
+/** The scalar phis the Scalarizer made of each vector phi of Before, by
+ *  component. It puts them where the vector phi was, component 0 first;
+ *  a block whose phis do not follow that is left out. */
+std::vector<Components> scalarizedPhis(const BlockPhis &Before)
+{
+    std::vector<Components> Vectors;
+    for (const auto &[Block, Types] : Before) {
+        std::vector<Components> Found;
+        auto Phi = Block->phis().begin(), End = Block->phis().end();
+        bool Follows = true;
+        for (Type *Ty : Types) {
+            auto *Vector = dyn_cast<FixedVectorType>(Ty);
+            unsigned Count = Vector && Phi != End && Phi->getType() != Ty ? Vector->getNumElements() : 1;
+            Components V;
+            for (; Count && Phi != End; Count--, ++Phi)
+                V.push_back(&*Phi);
+            Follows = Follows && !Count;
+            if (V.size() > 1 && all_of(V, [Vector](PHINode *P) {
+                    return P->getType() == Vector->getElementType();
+                }))
+                Found.push_back(V);
+        }
+        if (Follows && Phi == End)
+            append_range(Vectors, Found);
+    }
+    return Vectors;
+}
+
 } // namespace
 
 PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
@@ -938,10 +1143,13 @@ PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
         TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedSize();
     bool Narrow = narrowVectorsOnly(F, VectorBits);
     bool Scalarized = Narrow && vectorsInLoops(AM.getResult<LoopAnalysis>(F));
+    std::vector<Components> Vectors;
     if (Scalarized) {
+        BlockPhis Types = bodyPhiTypes(AM.getResult<LoopAnalysis>(F));
         ScalarizerPass Scalarize;
         Scalarize.setScalarizeLoadStore(false);
         AM.invalidate(F, Scalarize.run(F, AM));
+        Vectors = scalarizedPhis(Types);
     }
     std::vector<Loop *> Candidates = candidates(AM.getResult<LoopAnalysis>(F), !Narrow);
     if (Candidates.empty())
@@ -952,7 +1160,7 @@ PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
     unsigned Bundle = 0;
     for (Loop *L : Candidates)
         Changed |= jamLoop(*L, VectorBits, Kernel, A,
-                           AM.getResult<OptimizationRemarkEmitterAnalysis>(F), Bundle);
+                           AM.getResult<OptimizationRemarkEmitterAnalysis>(F), Bundle, Vectors);
     capSlpBundles(Bundle);
     if (Bundle)
         hideHalfTruncations(F);

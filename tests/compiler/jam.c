@@ -7,7 +7,9 @@
  * atomics in the loop; a branch the same for every work-item; loops a
  * work-item leaves when its own test says (a trip count, a break, a
  * Collatz sequence, which some skip), run until the last of the W is done;
- * float4 arithmetic; a chain of half operations, each rounded (where the
+ * float4 arithmetic; a GEMM's tile of two float4 accumulators, each times
+ * a scalar all work-items share (their copies ordered work-item by
+ * work-item); a chain of half operations, each rounded (where the
  * device has cl_khr_fp16); a loop on each side of a barrier; a body too
  * long to repeat as often as its registers allow, run fewer at a time; a
  * 32-bit index of the work-item, which steps by one from one work-item to
@@ -107,6 +109,20 @@ static const char source[] =
     "    float4 acc = (float4)(get_global_id(0), 1, 2, 3);\n"
     "    for (int k = 0; k < n; k++) acc = acc * 0.5f + (float4)(k, 1, 2, 3);\n"
     "    out[get_global_id(0)] = acc;\n"
+    "}\n"
+    "kernel void tile(global const float4 *a, global const float2 *b,\n"
+    "                 global float4 *c, int n)\n"
+    "{\n"
+    "    int g = get_global_id(0), items = get_global_size(0);\n"
+    "    float4 acc0 = 0, acc1 = 0;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        float4 v = a[k * items + g];\n"
+    "        float2 s = b[k];\n"
+    "        acc0 = mad(v, (float4)(s.x), acc0);\n"
+    "        acc1 = mad(v, (float4)(s.y), acc1);\n"
+    "    }\n"
+    "    c[2 * g] = acc0;\n"
+    "    c[2 * g + 1] = acc1;\n"
     "}\n"
     "kernel void with_barrier(global int *out, local int *scratch, int n)\n"
     "{\n"
@@ -377,6 +393,46 @@ static float round_to_half(double v)
 DEFINE_GEMM_CHECK(cl_float, float)
 DEFINE_GEMM_CHECK(cl_double, double)
 
+/* tile: small integers, so that every product and sum is exact, fused or
+ * not. */
+static void check_tile(cl_program program)
+{
+    enum { N = 37 };
+    static cl_float a[4 * N * ITEMS], b[2 * N], c[8 * ITEMS];
+    for (int i = 0; i < 4 * N * ITEMS; i++)
+        a[i] = (cl_float)(i % 7 - 3);
+    for (int i = 0; i < 2 * N; i++)
+        b[i] = (cl_float)(i % 5 - 2);
+    cl_kernel k = exec_kernel(program, "tile");
+    cl_mem ma = exec_buffer(sizeof(a), a), mb = exec_buffer(sizeof(b), b);
+    cl_mem mc = exec_buffer(sizeof(c), NULL);
+    cl_int n = N;
+    CHECK_EQ(clSetKernelArg(k, 0, sizeof(ma), &ma), CL_SUCCESS);
+    CHECK_EQ(clSetKernelArg(k, 1, sizeof(mb), &mb), CL_SUCCESS);
+    CHECK_EQ(clSetKernelArg(k, 2, sizeof(mc), &mc), CL_SUCCESS);
+    CHECK_EQ(clSetKernelArg(k, 3, sizeof(n), &n), CL_SUCCESS);
+    for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
+        size_t global = ITEMS;
+        CHECK_EQ(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &locals[l], 0, NULL, NULL),
+                 CL_SUCCESS);
+        exec_read(mc, sizeof(c), c);
+        int bad = 0;
+        for (int g = 0; g < ITEMS; g++)
+            for (int acc = 0; acc < 2; acc++)
+                for (int comp = 0; comp < 4; comp++) {
+                    float want = 0;
+                    for (int x = 0; x < N; x++)
+                        want += a[4 * (x * ITEMS + g) + comp] * b[2 * x + acc];
+                    bad += c[4 * (2 * g + acc) + comp] != want;
+                }
+        CHECK_EQ(bad, 0);
+    }
+    CHECK_EQ(clReleaseMemObject(ma), CL_SUCCESS);
+    CHECK_EQ(clReleaseMemObject(mb), CL_SUCCESS);
+    CHECK_EQ(clReleaseMemObject(mc), CL_SUCCESS);
+    CHECK_EQ(clReleaseKernel(k), CL_SUCCESS);
+}
+
 static size_t preferred_multiple(cl_program program, const char *name)
 {
     cl_kernel k = exec_kernel(program, name);
@@ -410,7 +466,7 @@ static void check_report(cl_program program)
     }
     static const char *const several[] = {"chain", "gemm_float", "gemm_double",
                                           "private_array", "uniform_branch",
-                                          "vec4", "with_barrier", "shape",
+                                          "vec4", "tile", "with_barrier", "shape",
                                           "long_body", "divergent_break", "collatz",
                                           "wrapping"};
     char line[96];
@@ -422,6 +478,10 @@ static void check_report(cl_program program)
         /* A multiple of the work-items run at a time fills every step. */
         CHECK_EQ(preferred_multiple(program, several[i]), step);
     }
+    /* A register holds whole work-items' float4s: 4 with AVX-512, 2 with
+     * AVX2, 1 with SSE. */
+    CHECK(strstr(log, "kernel tile: work-items run ") &&
+          strstr(log, " to a register, their vectors of 4 whole"));
     CHECK(strstr(log, "kernel collatz: work-items run ") &&
           strstr(log, "1 inner loop(s) until the last of them is done"));
     /* Run again, its atomics would count twice. */
@@ -534,6 +594,7 @@ int main(void)
         check_histogram(program, "histogram");
         check_histogram(program, "divergent_histogram");
         check_vec4(program);
+        check_tile(program);
         check_wrapping(program);
         check_gemm_float(program);
         check_gemm_double(program);
