@@ -94,6 +94,13 @@ struct HalfTruncationsPass : llvm::PassInfoMixin<HalfTruncationsPass> {
  *  (halftrunc.cpp). */
 void hideHalfTruncations(llvm::Function &F);
 
+/** refcl-prefetch-strides: a prefetch, some iterations ahead, before
+ *  each load of a work-group function's innermost loop whose stride the
+ *  processor's prefetchers do not follow (prefetch.cpp); run last. */
+struct StridePrefetchPass : llvm::PassInfoMixin<StridePrefetchPass> {
+    llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
+
 /** refcl-invariant-images: the loads of an image descriptor's fields,
  *  once the library is inlined, !invariant.load (images.cpp). */
 struct InvariantImagesPass : llvm::PassInfoMixin<InvariantImagesPass> {

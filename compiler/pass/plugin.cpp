@@ -175,6 +175,8 @@ bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM)
         FPM.addPass(JamItemsPass());
     else if (Name == "refcl-invariant-images")
         FPM.addPass(InvariantImagesPass());
+    else if (Name == "refcl-prefetch-strides")
+        FPM.addPass(StridePrefetchPass());
     else
         return false;
     return true;
@@ -221,6 +223,7 @@ void registerPasses(PassBuilder &PB)
     // the vectorizer's half vectors are made, InstCombine is done narrowing.
     PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(HalfTruncationsPass());
+        MPM.addPass(createModuleToFunctionPassAdaptor(StridePrefetchPass()));
         MPM.addPass(GlobalBytesPass());
         MPM.addPass(WorkItemsPerStepPass());
         if (!SpirvNames)
