@@ -66,7 +66,9 @@ struct Frame {
     /** A slot of Size bytes aligned to A for the work-item. The group's
      *  frames are laid out slot by slot (slot k of all work-items, then
      *  slot k+1), so that consecutive work-items touch consecutive
-     *  bytes; frame_bytes * items bytes hold them all. */
+     *  bytes; frame_bytes * items bytes hold them all. Where the group's
+     *  size is required, each slot starts at a constant offset, and the
+     *  back end addresses every slot from one register. */
     Value *slot(uint64_t Size, Align A)
     {
         // In this order: start() aligns Size, which the work-item's offset
@@ -96,7 +98,7 @@ private:
     {
         Bytes = alignTo(Bytes, A);
         Size = alignTo(Size, A);
-        Value *Start = B.CreateMul(N.Items, B.getInt64(Bytes));
+        Value *Start = B.CreateMul(N.FrameItems, B.getInt64(Bytes));
         Bytes += Size;
         return Start;
     }
@@ -447,7 +449,7 @@ void placeGroupScratch(Frame &F)
             IRBuilder<> B(F.N.Entry->getTerminator());
             Value *Frames = loadField(B, F.N.Run->getArg(1), G_FRAMES, B.getPtrTy());
             Value *At = B.CreateInBoundsGEP(B.getInt8Ty(), Frames,
-                                            B.CreateMul(F.N.Items, B.getInt64(Start)));
+                                            B.CreateMul(F.N.FrameItems, B.getInt64(Start)));
             B.CreateMemSet(At, B.getInt8(0), F.N.Items, MaybeAlign(1));
         } else if (!Slot) {
             bool Sub = Name == "__refcl_sub_group_scratch";

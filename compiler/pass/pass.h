@@ -54,6 +54,11 @@ struct Nest {
     // Lin as LinRow + LinStep, LinStep the innermost loop's counter.
     llvm::Value *LinRow, *LinStep;
     llvm::Value *Items;     // work-items in this group
+    // The work-items the frame lays its slots out for: the kernel's
+    // required group size where it has one (a constant; a remainder group
+    // is smaller, and the frames are as large as the enqueued group), else
+    // Items.
+    llvm::Value *FrameItems = nullptr;
     llvm::Value *FrameBase; // group->frames
     llvm::Value *LocalMem;
     // From the group, loaded in Entry.

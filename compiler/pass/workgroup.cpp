@@ -486,6 +486,33 @@ bool isPrivate(const Value *Ptr)
     return isa<AllocaInst>(getUnderlyingObject(Ptr, 0));
 }
 
+// Inlines every call given the address of a private variable (clFFT's
+// butterflies take their eight float2 by pointer), until none is left: a
+// variable whose address a call takes stays in memory, and one that lives
+// across a barrier then stays in its frame slot, where every operation
+// loads and stores it; inlined, SROA makes it values.
+void inlinePrivateArguments(Function &Run)
+{
+    for (bool Changed = true; Changed;) {
+        Changed = false;
+        // The callee's parameters, kept in allocas of their own until
+        // promoted, are the addresses its calls pass on.
+        promoteAllocas(&Run);
+        std::vector<CallInst *> Calls;
+        for (Instruction &I : instructions(Run))
+            if (auto *Call = dyn_cast<CallInst>(&I))
+                if (Function *F = Call->getCalledFunction(); F && !F->isDeclaration() &&
+                    any_of(Call->args(), [](const Use &A) {
+                        return A->getType()->isPointerTy() && isPrivate(A.get());
+                    }))
+                    Calls.push_back(Call);
+        for (CallInst *Call : Calls) {
+            InlineFunctionInfo Info;
+            Changed |= InlineFunction(*Call, Info).isSuccess();
+        }
+    }
+}
+
 // Whether I touches memory other than the work-item's private variables:
 // such accesses are independent between work-items (the x loop is
 // parallel); private variables are not, until SROA promotes them.
@@ -591,6 +618,23 @@ CallInst *callKernel(Function &K, Nest &N)
     Call->setAttributes(K.getAttributes());
     B.CreateBr(N.XLatch);
     return Call;
+}
+
+/** The work-items of K's required group size (reqd_work_group_size), an
+ *  i64 constant; nullptr if it has none. */
+Constant *requiredItems(const Function &K)
+{
+    MDNode *Reqd = K.getMetadata("reqd_work_group_size");
+    if (!Reqd || Reqd->getNumOperands() != 3)
+        return nullptr;
+    uint64_t Items = 1;
+    for (const MDOperand &Op : Reqd->operands()) {
+        auto *Size = mdconst::dyn_extract<ConstantInt>(Op);
+        if (!Size || Size->isZero())
+            return nullptr;
+        Items *= Size->getZExtValue();
+    }
+    return ConstantInt::get(Type::getInt64Ty(K.getContext()), Items);
 }
 
 Function *createRun(Function &K)
@@ -723,6 +767,9 @@ KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline, bool 
         subGroupSizeFor(K.getFnAttribute("target-cpu").getValueAsString());
     N.BySubGroup = BySubGroup;
     buildNest(N);
+    N.FrameItems = requiredItems(K);
+    if (!N.FrameItems)
+        N.FrameItems = N.Items;
     inlineAll(callKernel(K, N), N.Run, Inline);
     replaceWorkItemCalls(N);
     Info.LocalBytes = placeLocalVariables(N);
@@ -732,6 +779,7 @@ KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline, bool 
     std::vector<CallInst *> Barriers = findBarriers(N.Run);
     Info.HasBarrier = !Barriers.empty();
     if (Info.HasBarrier) {
+        inlinePrivateArguments(*N.Run);
         scalarizePrivateArrays(N, FAM);
         Barriers = findBarriers(N.Run); // unrolled loops copied theirs
         Info.FrameBytes = splitAtBarriers(N, Barriers);

@@ -50,12 +50,16 @@ static const char source[] =
     "    BROADCAST(T)\n"
     "ALL(int) ALL(uint) ALL(long) ALL(ulong) ALL(float) ALL(double)\n"
     /* cl_khr_subgroup_extended_types: the small integers, and vectors
-     * broadcast (read and written as their element type's arrays). */
+     * broadcast (read and written as their element type's arrays, each
+     * component stored alone: a long16's 128 bytes in a group of fewer
+     * than 4 work-items had run past its sub-group's scratch into the
+     * slots of the components stored after the barrier). */
     "ALL(char) ALL(uchar) ALL(short) ALL(ushort)\n"
     "#define VECTOR(T, N) kernel void broadcast_##T##N(global const T *in, global T *out, \\\n"
     "        uint at) { size_t i = IDX; \\\n"
     "    T##N v = vload##N(i, in); \\\n"
-    "    vstore##N(sub_group_broadcast(v, min(at, get_sub_group_size() - 1)), i, out); }\n"
+    "    T##N r = sub_group_broadcast(v, min(at, get_sub_group_size() - 1)); \\\n"
+    "    for (int k = 0; k < N; k++) out[i * N + k] = r[k]; }\n"
     "VECTOR(char, 3) VECTOR(uchar, 16) VECTOR(short, 2) VECTOR(ushort, 8) VECTOR(int, 4)\n"
     "VECTOR(uint, 3) VECTOR(long, 16) VECTOR(ulong, 2) VECTOR(float, 8) VECTOR(double, 16)\n"
     "kernel void all_int(global const int *in, global int *out)\n"

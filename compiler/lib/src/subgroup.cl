@@ -80,11 +80,14 @@ DEFINE_INTEGER(uchar, 0, UCHAR_MAX)
 DEFINE_INTEGER(short, SHRT_MIN, SHRT_MAX)
 DEFINE_INTEGER(ushort, 0, USHRT_MAX)
 
-// A vector's broadcast: the chosen work-item stores its components in its
-// sub-group's part of the scratch's third array (32 bytes per work-item,
-// 128 bytes or more for the sub-group: a long16), a sub-group barrier,
-// every work-item reads them, a sub-group barrier (the next broadcast
-// stores there in the same loop as this one's reads).
+// A vector's broadcast, 32 bytes at a time: the chosen work-item stores
+// them in its sub-group's part of the scratch's third array (32 bytes per
+// work-item: a sub-group of one has 32), a sub-group barrier, every
+// work-item reads them, a sub-group barrier (the next round, or the next
+// broadcast, stores there in the same loop as this one's reads). A long16
+// takes four rounds: in one, the 128 bytes of a sub-group of fewer than 4
+// work-items (a group of 1 to 3, the last of a group) ran past its part
+// into the frame's next slots.
 #define DEFINE_VECTOR_BROADCAST(NAME, T, N)                                     \
     T##N __attribute__((overloadable)) NAME(T##N x, uint i)                     \
     {                                                                           \
@@ -93,14 +96,19 @@ DEFINE_INTEGER(ushort, 0, USHRT_MAX)
         __private T *wide =                                                     \
             (__private T *)((__private char *)__refcl_sub_group_scratch() +     \
                             16 * group_items() + 32 * base);                    \
-        if (get_sub_group_local_id() == i % get_sub_group_size())               \
-            for (int k = 0; k < N; k++)                                         \
-                wide[k] = x[k];                                                 \
-        STEP();                                                                 \
+        bool chosen = get_sub_group_local_id() == i % get_sub_group_size();     \
+        const int round = 32 / sizeof(T);                                       \
         T##N r;                                                                 \
-        for (int k = 0; k < N; k++)                                             \
-            r[k] = wide[k];                                                     \
-        STEP();                                                                 \
+        for (int at = 0; at < N; at += round) {                                 \
+            int end = min(N, at + round);                                       \
+            if (chosen)                                                         \
+                for (int k = at; k < end; k++)                                  \
+                    wide[k - at] = x[k];                                        \
+            STEP();                                                             \
+            for (int k = at; k < end; k++)                                      \
+                r[k] = wide[k - at];                                            \
+            STEP();                                                             \
+        }                                                                       \
         return r;                                                               \
     }
 
