@@ -368,16 +368,6 @@ bool isData(Type *Ty)
     return Ty->isFPOrFPVectorTy() || (Ty->isVectorTy() && Ty->isIntOrIntVectorTy());
 }
 
-/** Whether V is a phi that merges values (an LCSSA phi, one incoming
- *  value, only passes a value out of its loop: the Scalarizer's vector
- *  of a work-item's scalars, a float4 accumulator stored after its loop,
- *  is no vector arithmetic). */
-bool isMerge(const Value *V)
-{
-    auto *Phi = dyn_cast<PHINode>(V);
-    return Phi && Phi->getNumIncomingValues() > 1;
-}
-
 unsigned Jam::widestValue()
 {
     unsigned Arithmetic = 0, Memory = 0;
@@ -388,7 +378,7 @@ unsigned Jam::widestValue()
             Ty = Store->getValueOperand()->getType();
         else if (IsMemory || (isData(V->getType()) &&
                               (isa<BinaryOperator>(V) || isa<UnaryOperator>(V) ||
-                               isa<CallInst>(V) || isa<CastInst>(V) || isMerge(V))))
+                               isa<CallInst>(V) || isa<CastInst>(V) || isa<PHINode>(V))))
             Ty = V->getType();
         if (!Ty || !(Ty->isIntOrIntVectorTy() || Ty->isFPOrFPVectorTy()))
             continue;
@@ -750,32 +740,43 @@ unsigned perVector(Jam &J, unsigned VectorBits)
 }
 
 /** How many work-items to run at a time in the loop J checked: a vector
- *  register of them per chain, as many registers per chain as fit. Where
- *  the work-item carries whole vectors of Width components (Width 0:
- *  none), a register holds whole work-items, and as many of them run as
- *  the chain registers hold. */
-unsigned lanesFor(Jam &J, unsigned VectorBits, unsigned Width)
+ *  register of them per chain, as many registers per chain as fit. */
+unsigned lanesFor(Jam &J, unsigned VectorBits)
 {
-    unsigned PerVector = perVector(J, VectorBits);
-    if (Width)
-        return std::clamp<unsigned>(PowerOf2Floor(ChainRegisters * PerVector / J.widestCarry()),
-                                    PerVector / Width, MaxLanes);
     unsigned Interleave = std::min(MaxInterleave, std::max(2u, ChainRegisters / J.carriedChains()));
     // A loop of a trip count of each work-item's own runs as long as the
     // longest of them: two vectors of work-items, not more, wait for it.
     if (J.replayed())
         Interleave = 2;
-    return std::min(MaxLanes, PerVector * (1u << Log2_32(Interleave)));
+    return std::min(MaxLanes, perVector(J, VectorBits) * (1u << Log2_32(Interleave)));
 }
 
-/** Of Whole, the vectors as wide as the first, if a register holds a
- *  whole number of them (PerVector lanes), else none. */
-std::vector<Components> sameWidth(std::vector<Components> Whole, unsigned PerVector)
+/** How many work-items to run at a time where each carries vectors of
+ *  Width components whole, Elements of them to a register: a register
+ *  holds Elements / Width work-items, and as many run as the chain
+ *  registers hold of what one inner loop carries round. */
+unsigned wholeLanesFor(Jam &J, unsigned Elements, unsigned Width)
 {
-    if (Whole.empty() || Whole[0].size() < 2 || PerVector % Whole[0].size())
+    return std::clamp<unsigned>(PowerOf2Floor(ChainRegisters * Elements / J.widestCarry()),
+                                Elements / Width, MaxLanes);
+}
+
+/** Of Whole, the vectors of the first one's width and element type, if
+ *  a register (VectorBits) holds a whole number of them, else none; and
+ *  in Elements, how many of their elements a register holds. */
+std::vector<Components> sameWidth(std::vector<Components> Whole, unsigned VectorBits,
+                                  unsigned &Elements)
+{
+    if (Whole.empty() || Whole[0].size() < 2)
         return {};
     size_t Width = Whole[0].size();
-    erase_if(Whole, [Width](const Components &V) { return V.size() != Width; });
+    Type *Element = Whole[0][0]->getType();
+    Elements = VectorBits / Element->getPrimitiveSizeInBits();
+    if (Elements < Width || Elements % Width)
+        return {};
+    erase_if(Whole, [Width, Element](const Components &V) {
+        return V.size() != Width || V[0]->getType() != Element;
+    });
     return Whole;
 }
 
@@ -984,12 +985,16 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
         Why = Before->check();
         Changed = true;
     }
-    unsigned PerVector = perVector(*Before, VectorBits);
+    unsigned PerVector = perVector(*Before, VectorBits), Elements = 0;
     std::vector<Components> Whole;
     if (Why.empty())
-        Whole = sameWidth(Before->laneWise(Vectors), PerVector);
+        Whole = sameWidth(Before->laneWise(Vectors), VectorBits, Elements);
     unsigned Width = Whole.empty() ? 0 : Whole[0].size();
-    unsigned Lanes = Why.empty() ? lanesFor(*Before, VectorBits, Width) : 1;
+    if (Width)
+        PerVector = Elements;
+    unsigned Lanes = !Why.empty() ? 1
+                     : Width    ? wholeLanesFor(*Before, Elements, Width)
+                                : lanesFor(*Before, VectorBits);
     unsigned Fewest = std::max(2u, Width ? PerVector / Width : PerVector);
     // A long work-item runs fewer at a time, as many as the budget holds:
     // two already hide half the latency of a chain.

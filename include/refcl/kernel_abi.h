@@ -54,7 +54,8 @@ struct refcl_abi_group {
      *  REFCL_ABI_ALIGN, private to this work-group while it runs. */
     void *local_mem;
     /** Storage of the work-items' values that live across a barrier:
-     *  frame_bytes of the kernel times the work-items of the group,
+     *  frame_bytes of the kernel times the work-items of an enqueued
+     *  group (a remainder group's are fewer),
      *  aligned to REFCL_ABI_ALIGN, private to this work-group while it
      *  runs; the compiled code chooses its layout (slot by slot across
      *  the work-items). NULL when frame_bytes is 0. */
