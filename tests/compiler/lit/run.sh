@@ -8,4 +8,4 @@ lit=$1 suite=$2 test=$3 plugin=$4 tools=$5
 for tool in "$lit" "$tools/opt" "$tools/FileCheck" "$tools/not"; do
     [ -e "$tool" ] || { echo "no $tool (llvm-15-tools): skipped"; exit 77; }
 done
-exec python3 "$lit" -v "$suite/$test"
+exec python3 "$lit" -v --param exec="${test%.ll}" "$suite/$test"
