@@ -82,6 +82,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <set>
 #include <vector>
 
@@ -196,6 +197,9 @@ private:
     void repeat(Instruction &I);
     void replay(const Loop &Sub);
     void stepNarrowed(const std::map<Instruction *, APInt> &Steps);
+    /** The phis that differ between work-items in the header of each
+     *  loop inside L. */
+    std::vector<unsigned> carriedPerLoop() const;
     bool componentOfItsOwn(Value *V, unsigned C,
                            const std::map<const PHINode *, unsigned> &ComponentOf) const;
     void orderByWorkItem(const std::vector<Components> &Whole);
@@ -393,24 +397,26 @@ unsigned Jam::widestValue()
     return Arithmetic ? Arithmetic : Memory ? Memory : 32;
 }
 
-unsigned Jam::carriedChains() const
+std::vector<unsigned> Jam::carriedPerLoop() const
 {
-    unsigned Chains = 0;
+    std::vector<unsigned> Carried;
     for (const Loop *Sub : L.getLoopsInPreorder())
         if (Sub != &L)
-            for (const PHINode &Phi : Sub->getHeader()->phis())
-                Chains += varies(&Phi);
-    return std::max(1u, Chains);
+            Carried.push_back(count_if(Sub->getHeader()->phis(),
+                                       [this](const PHINode &P) { return varies(&P); }));
+    return Carried;
+}
+
+unsigned Jam::carriedChains() const
+{
+    std::vector<unsigned> Carried = carriedPerLoop();
+    return std::max(1u, std::accumulate(Carried.begin(), Carried.end(), 0u));
 }
 
 unsigned Jam::widestCarry() const
 {
-    unsigned Widest = 1;
-    for (const Loop *Sub : L.getLoopsInPreorder())
-        if (Sub != &L)
-            Widest = std::max<unsigned>(Widest, count_if(Sub->getHeader()->phis(),
-                                                         [this](PHINode &P) { return varies(&P); }));
-    return Widest;
+    std::vector<unsigned> Carried = carriedPerLoop();
+    return Carried.empty() ? 1u : std::max(1u, *std::max_element(Carried.begin(), Carried.end()));
 }
 
 // Whether V, component C of a vector phi's value, is made of component C
@@ -582,7 +588,7 @@ void Jam::orderByWorkItem(const std::vector<Components> &Whole)
         Instruction *At = V[0]->getParent()->getFirstNonPHI();
         for (unsigned K = 0; K < Lanes; K++)
             for (PHINode *Phi : V)
-                cast<Instruction>(Copy[Phi][K])->moveBefore(At);
+                cast<Instruction>(lane(Phi, K))->moveBefore(At);
     }
 }
 
@@ -992,10 +998,12 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
     unsigned Width = Whole.empty() ? 0 : Whole[0].size();
     if (Width)
         PerVector = Elements;
+    // The work-items a vector register holds.
+    unsigned PerRegister = Width ? PerVector / Width : PerVector;
     unsigned Lanes = !Why.empty() ? 1
                      : Width    ? wholeLanesFor(*Before, Elements, Width)
                                 : lanesFor(*Before, VectorBits);
-    unsigned Fewest = std::max(2u, Width ? PerVector / Width : PerVector);
+    unsigned Fewest = std::max(2u, PerRegister);
     // A long work-item runs fewer at a time, as many as the budget holds:
     // two already hide half the latency of a chain.
     while (Lanes > 2 && Before->size() * Lanes > MaxInstructions)
@@ -1025,7 +1033,7 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
     if (First.Replayed)
         Said += ", " + utostr(First.Replayed) + " inner loop(s) until the last of them is done";
     if (Width)
-        Said += ", " + utostr(PerVector / Width) + " to a register, their vectors of " +
+        Said += ", " + utostr(PerRegister) + " to a register, their vectors of " +
                 utostr(Width) + " whole";
     report(ORE, L, Kernel, Said);
     return true;

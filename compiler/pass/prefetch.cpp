@@ -54,12 +54,12 @@ struct Strided {
 };
 
 /** The loads of L whose stride the prefetchers do not follow, one per
- *  line. */
-std::vector<Strided> stridedLoads(Loop &L, ScalarEvolution &SE, SCEVExpander &Expander)
+ *  line, whose address Expander can compute at Top. */
+std::vector<Strided> stridedLoads(Loop &L, ScalarEvolution &SE, SCEVExpander &Expander,
+                                  Instruction *Top)
 {
     std::vector<Strided> Found;
     Instruction *Preheader = L.getLoopPreheader()->getTerminator();
-    Instruction *Top = &*L.getHeader()->getFirstInsertionPt();
     for (BasicBlock *BB : L.blocks())
         for (Instruction &I : *BB) {
             auto *Load = dyn_cast<LoadInst>(&I);
@@ -89,14 +89,14 @@ std::vector<Strided> stridedLoads(Loop &L, ScalarEvolution &SE, SCEVExpander &Ex
 bool prefetchStrides(Loop &L, ScalarEvolution &SE)
 {
     SCEVExpander Expander(SE, L.getHeader()->getModule()->getDataLayout(), "refcl.prefetch");
-    std::vector<Strided> Loads = stridedLoads(L, SE, Expander);
+    Instruction *Top = &*L.getHeader()->getFirstInsertionPt();
+    std::vector<Strided> Loads = stridedLoads(L, SE, Expander, Top);
     if (Loads.empty())
         return false;
     size_t Size = 0;
     for (BasicBlock *BB : L.blocks())
         Size += BB->size();
     uint64_t Ahead = std::clamp<uint64_t>(AheadInstructions / Size, 1, MostAhead);
-    Instruction *Top = &*L.getHeader()->getFirstInsertionPt();
     for (const Strided &S : Loads) {
         const SCEV *Offset = SE.getMulExpr(S.Step, SE.getConstant(S.Step->getType(), Ahead));
         Value *At = Expander.expandCodeFor(SE.getAddExpr(S.Address, Offset),

@@ -368,6 +368,30 @@ void replaceWorkItemCalls(Nest &N)
     }
 }
 
+// Inlines every call of Run to a defined function that Wanted picks, until
+// none is left, calling EachRound before each round's search. The calls
+// are collected before any is inlined: inlining splits the caller's block,
+// which an iterator over Run's instructions does not survive (it walked
+// the new block's list past its end, forever).
+void inlineUntilNone(Function &Run, function_ref<bool(CallInst &, Function &)> Wanted,
+                     function_ref<void()> EachRound = [] {})
+{
+    for (bool Changed = true; Changed;) {
+        Changed = false;
+        EachRound();
+        std::vector<CallInst *> Calls;
+        for (Instruction &I : instructions(Run))
+            if (auto *Call = dyn_cast<CallInst>(&I))
+                if (Function *F = Call->getCalledFunction(); F && !F->isDeclaration() &&
+                    Wanted(*Call, *F))
+                    Calls.push_back(Call);
+        for (CallInst *Call : Calls) {
+            InlineFunctionInfo Info;
+            Changed |= InlineFunction(*Call, Info).isSuccess();
+        }
+    }
+}
+
 // Inlines the kernel, then every call of a function that reaches a
 // work-item function, a barrier, a __local variable or printf, until none
 // is left.
@@ -375,23 +399,7 @@ void inlineAll(CallInst *KernelCall, Function *Run, const std::set<Function *> &
 {
     InlineFunctionInfo IFI;
     InlineFunction(*KernelCall, IFI);
-    // The calls are collected before any is inlined: inlining splits the
-    // caller's block, which an iterator over Run's instructions does not
-    // survive (it walked the new block's list past its end, forever).
-    for (bool Changed = true; Changed;) {
-        Changed = false;
-        std::vector<CallInst *> Calls;
-        for (Instruction &I : instructions(Run)) {
-            auto *Call = dyn_cast<CallInst>(&I);
-            Function *F = Call ? Call->getCalledFunction() : nullptr;
-            if (F && !F->isDeclaration() && Inline.count(F))
-                Calls.push_back(Call);
-        }
-        for (CallInst *Call : Calls) {
-            InlineFunctionInfo Info;
-            Changed |= InlineFunction(*Call, Info).isSuccess();
-        }
-    }
+    inlineUntilNone(*Run, [&Inline](CallInst &, Function &F) { return Inline.count(&F) != 0; });
 }
 
 bool dependsOn(const Constant *C, const GlobalVariable *G)
@@ -493,24 +501,14 @@ bool isPrivate(const Value *Ptr)
 // loads and stores it; inlined, SROA makes it values.
 void inlinePrivateArguments(Function &Run)
 {
-    for (bool Changed = true; Changed;) {
-        Changed = false;
-        // The callee's parameters, kept in allocas of their own until
-        // promoted, are the addresses its calls pass on.
-        promoteAllocas(&Run);
-        std::vector<CallInst *> Calls;
-        for (Instruction &I : instructions(Run))
-            if (auto *Call = dyn_cast<CallInst>(&I))
-                if (Function *F = Call->getCalledFunction(); F && !F->isDeclaration() &&
-                    any_of(Call->args(), [](const Use &A) {
-                        return A->getType()->isPointerTy() && isPrivate(A.get());
-                    }))
-                    Calls.push_back(Call);
-        for (CallInst *Call : Calls) {
-            InlineFunctionInfo Info;
-            Changed |= InlineFunction(*Call, Info).isSuccess();
-        }
-    }
+    auto TakesPrivate = [](CallInst &Call, Function &) {
+        return any_of(Call.args(), [](const Use &A) {
+            return A->getType()->isPointerTy() && isPrivate(A.get());
+        });
+    };
+    // The callee's parameters, kept in allocas of their own until
+    // promoted, are the addresses its calls pass on.
+    inlineUntilNone(Run, TakesPrivate, [&Run] { promoteAllocas(&Run); });
 }
 
 // Whether I touches memory other than the work-item's private variables:
