@@ -57,6 +57,7 @@
 // component of many work-items.
 #include "passes.h"
 
+#include <llvm/ADT/MapVector.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -142,7 +143,7 @@ public:
     std::string check();
     /** Repeats the varying instructions for lanes 1 .. Lanes-1; the loop
      *  then steps by Lanes (its trip count a multiple of them). */
-    void apply(unsigned Lanes, const std::map<Instruction *, APInt> &Steps = {},
+    void apply(unsigned Lanes, const MapVector<Instruction *, APInt> &Steps = {},
                const std::vector<Components> &Whole = {});
     /** The instructions of the body. */
     size_t size() const { return Instructions; }
@@ -196,7 +197,7 @@ private:
     void laneHeaderPhis();
     void repeat(Instruction &I);
     void replay(const Loop &Sub);
-    void stepNarrowed(const std::map<Instruction *, APInt> &Steps);
+    void stepNarrowed(const MapVector<Instruction *, APInt> &Steps);
     /** The phis that differ between work-items in the header of each
      *  loop inside L. */
     std::vector<unsigned> carriedPerLoop() const;
@@ -375,23 +376,28 @@ bool isData(Type *Ty)
 unsigned Jam::widestValue()
 {
     unsigned Arithmetic = 0, Memory = 0;
-    for (const Value *V : Varying) {
-        Type *Ty = nullptr;
-        bool IsMemory = isa<LoadInst>(V) || isa<StoreInst>(V);
-        if (auto *Store = dyn_cast<StoreInst>(V))
-            Ty = Store->getValueOperand()->getType();
-        else if (IsMemory || (isData(V->getType()) &&
-                              (isa<BinaryOperator>(V) || isa<UnaryOperator>(V) ||
-                               isa<CallInst>(V) || isa<CastInst>(V) || isa<PHINode>(V))))
-            Ty = V->getType();
-        if (!Ty || !(Ty->isIntOrIntVectorTy() || Ty->isFPOrFPVectorTy()))
-            continue;
-        unsigned Bits = Ty->getPrimitiveSizeInBits().getFixedSize();
-        unsigned &Widest = IsMemory ? Memory : Arithmetic;
-        if (Bits > Widest && !IsMemory)
-            WidestIsVector = Ty->isVectorTy();
-        Widest = std::max(Widest, Bits);
-    }
+    // The body in order, not the set's order of addresses: of two values
+    // as wide, the first decides whether the widest is a vector.
+    for (BasicBlock *BB : L.blocks())
+        for (Instruction &I : *BB) {
+            if (!varies(&I))
+                continue;
+            Type *Ty = nullptr;
+            bool IsMemory = isa<LoadInst>(I) || isa<StoreInst>(I);
+            if (auto *Store = dyn_cast<StoreInst>(&I))
+                Ty = Store->getValueOperand()->getType();
+            else if (IsMemory || (isData(I.getType()) &&
+                                  (isa<BinaryOperator>(I) || isa<UnaryOperator>(I) ||
+                                   isa<CallInst>(I) || isa<CastInst>(I) || isa<PHINode>(I))))
+                Ty = I.getType();
+            if (!Ty || !(Ty->isIntOrIntVectorTy() || Ty->isFPOrFPVectorTy()))
+                continue;
+            unsigned Bits = Ty->getPrimitiveSizeInBits().getFixedSize();
+            unsigned &Widest = IsMemory ? Memory : Arithmetic;
+            if (Bits > Widest && !IsMemory)
+                WidestIsVector = Ty->isVectorTy();
+            Widest = std::max(Widest, Bits);
+        }
     if (!Arithmetic)
         WidestIsVector = false;
     return Arithmetic ? Arithmetic : Memory ? Memory : 32;
@@ -530,7 +536,7 @@ void Jam::repeat(Instruction &I)
     }
 }
 
-void Jam::apply(unsigned Count, const std::map<Instruction *, APInt> &Steps,
+void Jam::apply(unsigned Count, const MapVector<Instruction *, APInt> &Steps,
                 const std::vector<Components> &Whole)
 {
     Lanes = Count;
@@ -594,7 +600,7 @@ void Jam::orderByWorkItem(const std::vector<Components> &Whole)
 
 // Work-item k's value of each narrowed index I that steps by Steps[I]
 // per work-item, within its type: I plus k steps, with no signed wrap.
-void Jam::stepNarrowed(const std::map<Instruction *, APInt> &Steps)
+void Jam::stepNarrowed(const MapVector<Instruction *, APInt> &Steps)
 {
     for (const auto &[I, Step] : Steps) {
         if (!varies(I))
@@ -835,9 +841,9 @@ Value *widened(Instruction &I, unsigned &Bits, bool &Signed)
 
 /** L's 64-bit indices made of narrower values that step by a constant
  *  (at most 2^31) from one work-item to the next. */
-std::map<Instruction *, Narrowed> narrowedIndices(Loop &L, ScalarEvolution &SE)
+MapVector<Instruction *, Narrowed> narrowedIndices(Loop &L, ScalarEvolution &SE)
 {
-    std::map<Instruction *, Narrowed> Found;
+    MapVector<Instruction *, Narrowed> Found;
     Type *I64 = Type::getInt64Ty(L.getHeader()->getContext());
     for (BasicBlock *BB : L.blocks())
         for (Instruction &I : *BB) {
@@ -857,14 +863,14 @@ std::map<Instruction *, Narrowed> narrowedIndices(Loop &L, ScalarEvolution &SE)
             const SCEV *Start = Rec->getStart();
             if (Start->getType() != I64)
                 Start = Signed ? SE.getSignExtendExpr(Start, I64) : SE.getZeroExtendExpr(Start, I64);
-            Found.emplace(&I, Narrowed{Signed, Bits, Start, Wide});
+            Found.insert({&I, Narrowed{Signed, Bits, Start, Wide}});
         }
     return Found;
 }
 
 /** The test, made at L's preheader, that every index of Indices L takes
  *  fits its narrow type; nullptr if it cannot be made. */
-Value *indicesFit(Loop &L, const std::map<Instruction *, Narrowed> &Indices,
+Value *indicesFit(Loop &L, const MapVector<Instruction *, Narrowed> &Indices,
                   ScalarEvolution &SE)
 {
     const SCEV *Last = SE.getBackedgeTakenCount(&L);
@@ -926,9 +932,8 @@ void versionLoop(Loop &L, Value *Fits, Analyses &A)
  *  otherwise. */
 bool indicesFitOrCopy(Loop &L, const Jam &J, Analyses &A)
 {
-    std::map<Instruction *, Narrowed> Indices = narrowedIndices(L, A.SE);
-    for (auto It = Indices.begin(); It != Indices.end();)
-        It = J.varies(It->first) ? std::next(It) : Indices.erase(It);
+    MapVector<Instruction *, Narrowed> Indices = narrowedIndices(L, A.SE);
+    Indices.remove_if([&J](const auto &Entry) { return !J.varies(Entry.first); });
     Value *Fits = Indices.empty() ? nullptr : indicesFit(L, Indices, A.SE);
     if (Fits)
         versionLoop(L, Fits, A);
@@ -950,10 +955,10 @@ Jammed jamSteps(Loop &L, unsigned Lanes, Analyses &A, bool IndicesFit,
                 const std::vector<Components> &Whole = {})
 {
     Jammed Done;
-    std::map<Instruction *, APInt> Steps;
+    MapVector<Instruction *, APInt> Steps;
     if (IndicesFit)
         for (const auto &[I, N] : narrowedIndices(L, A.SE))
-            Steps.emplace(I, N.Step);
+            Steps.insert({I, N.Step});
     Done.Split = UnrollRuntimeLoopRemainder(&L, Lanes, false, true, false, false, &A.LI, &A.SE,
                                             &A.DT, &A.AC, &A.TTI, true, &Done.Rest);
     if (!Done.Split) {
@@ -1100,8 +1105,10 @@ bool narrowVectorsOnly(Function &F, unsigned VectorBits)
 }
 
 /** The types of the phis of each block of a work-item loop but its
- *  header, in order, before the Scalarizer. */
-using BlockPhis = std::map<BasicBlock *, std::vector<Type *>>;
+ *  header, in order, before the Scalarizer; the blocks in the loops'
+ *  order, so that what is made of them is the same from build to build
+ *  (not in the order of their addresses). */
+using BlockPhis = std::vector<std::pair<BasicBlock *, std::vector<Type *>>>;
 
 BlockPhis bodyPhiTypes(LoopInfo &LI)
 {
@@ -1109,9 +1116,11 @@ BlockPhis bodyPhiTypes(LoopInfo &LI)
     for (Loop *L : LI.getLoopsInPreorder())
         if (isWorkItemLoop(*L))
             for (BasicBlock *BB : L->blocks())
-                if (BB != L->getHeader())
+                if (BB != L->getHeader() && !BB->phis().empty()) {
+                    Types.emplace_back(BB, std::vector<Type *>());
                     for (PHINode &Phi : BB->phis())
-                        Types[BB].push_back(Phi.getType());
+                        Types.back().second.push_back(Phi.getType());
+                }
     return Types;
 }
 

@@ -73,6 +73,58 @@ exit:
   ret void
 }
 
+; Two narrowed indices, the column and twice it: their tests are made in
+; the order of the body, the column's first, the same from build to build
+; (not in the order of the instructions' addresses).
+; CHECK-LABEL: define void @refcl.run.two(
+; CHECK: entry:
+; CHECK: %[[C:.*]] = trunc i64 %base to i32
+; CHECK-NEXT: %[[CW:.*]] = sext i32 %[[C]] to i64
+; CHECK-NEXT: icmp sge i64 %[[CW]], -2147483648
+; CHECK: %[[T2:.*]] = shl i32 %{{.*}}, 1
+; CHECK-NEXT: %[[TW:.*]] = sext i32 %[[T2]] to i64
+; CHECK-NEXT: icmp sge i64 %[[TW]], -2147483648
+; CHECK: br i1 %{{.*}}, label %x.header.fits, label %x.header.fits.wraps
+define void @refcl.run.two(ptr addrspace(1) %out, ptr addrspace(1) %in, i64 %base, i64 %n) #0 {
+entry:
+  br label %x.header
+
+x.header:
+  %x = phi i64 [ 0, %entry ], [ %x.next, %x.latch ]
+  %gid = add i64 %base, %x
+  %col = trunc i64 %gid to i32
+  %wide = sext i32 %col to i64
+  %twice = shl i32 %col, 1
+  %twice.wide = sext i32 %twice to i64
+  br label %inner
+
+inner:
+  %k = phi i64 [ 0, %x.header ], [ %k.next, %inner ]
+  %acc = phi float [ 0.0, %x.header ], [ %acc.next, %inner ]
+  %row = mul i64 %k, 1024
+  %i = add i64 %row, %wide
+  %q = getelementptr inbounds float, ptr addrspace(1) %in, i64 %i
+  %v = load float, ptr addrspace(1) %q, align 4
+  %j = add i64 %row, %twice.wide
+  %r = getelementptr inbounds float, ptr addrspace(1) %in, i64 %j
+  %w = load float, ptr addrspace(1) %r, align 4
+  %vw = fadd float %v, %w
+  %acc.next = fadd float %acc, %vw
+  %k.next = add i64 %k, 1
+  %done = icmp eq i64 %k.next, 100
+  br i1 %done, label %x.latch, label %inner
+
+x.latch:
+  %p = getelementptr inbounds float, ptr addrspace(1) %out, i64 %x
+  store float %acc.next, ptr addrspace(1) %p, align 4, !llvm.access.group !1
+  %x.next = add nuw i64 %x, 1
+  %x.done = icmp eq i64 %x.next, %n
+  br i1 %x.done, label %exit, label %x.header, !llvm.loop !2
+
+exit:
+  ret void
+}
+
 ; An unsigned index, `uint col = get_global_id(0)` (an and with a mask
 ; once widened): within [0, 2^32 - 1].
 ; CHECK-LABEL: define void @refcl.run.unsigned(
