@@ -92,15 +92,45 @@ struct Frame {
         return B.CreateInBoundsGEP(B.getInt8Ty(), N.FrameBase, start(Size, A));
     }
 
+    /** For a value of type T that a region both stores and reads: the
+     *  group's slot the work-items read and the one they store to, which
+     *  the region latch copies to the first once all have run. */
+    std::pair<Value *, Value *> copiedGroupSlot(Type *T)
+    {
+        uint64_t Size = DL.getTypeAllocSize(T);
+        Align A = DL.getABITypeAlign(T);
+        uint64_t Read = reserve(Size, A), Stored = reserve(Size, A);
+        auto At = [this](IRBuilderBase &To, Value *Frames, uint64_t Offset) {
+            return To.CreateInBoundsGEP(To.getInt8Ty(), Frames,
+                                        To.CreateMul(N.FrameItems, To.getInt64(Offset)));
+        };
+        // One at a time: as arguments of one call, the addresses would be
+        // made in an order each C++ compiler chooses.
+        IRBuilder<> Latch(N.RLatch->getTerminator());
+        Value *Frames = loadField(Latch, N.Run->getArg(1), G_FRAMES, Latch.getPtrTy());
+        Value *ReadAt = At(Latch, Frames, Read);
+        Value *StoredAt = At(Latch, Frames, Stored);
+        Latch.CreateStore(Latch.CreateLoad(T, StoredAt), ReadAt);
+        Value *Slot = At(B, N.FrameBase, Read);
+        return {Slot, At(B, N.FrameBase, Stored)};
+    }
+
 private:
-    // Where the next slot of Size bytes starts (Size is aligned to A).
-    Value *start(uint64_t &Size, Align A)
+    // Reserves the next slot of Size bytes (aligning Size to A); returns
+    // its start in a work-item's frame.
+    uint64_t reserve(uint64_t &Size, Align A)
     {
         Bytes = alignTo(Bytes, A);
         Size = alignTo(Size, A);
-        Value *Start = B.CreateMul(N.FrameItems, B.getInt64(Bytes));
+        uint64_t Start = Bytes;
         Bytes += Size;
         return Start;
+    }
+
+    // Where the next slot of Size bytes starts in the group's frames.
+    Value *start(uint64_t &Size, Align A)
+    {
+        return B.CreateMul(N.FrameItems, B.getInt64(reserve(Size, A)));
     }
 };
 
@@ -313,6 +343,13 @@ bool keptOnce(const Instruction *I, const std::vector<Use *> &Uses, const Region
 // SSA values that no longer dominate a use (they were defined in an
 // earlier region) are stored in the frame where defined, loaded where
 // used; uniform ones computed again or stored once for the group.
+// A uniform value that a region both defines and reads (the counter of a
+// loop that holds a barrier) is kept once all the same, in two slots:
+// work-items run a region one after the other, so each must read the
+// value the region had before, not the one the work-item before it
+// stored. Kept once, it stays scalar in the work-item vectorizer. In the
+// work-group nest only, whose region latch runs once after all the
+// group's work-items.
 void spillCrossRegionValues(Frame &F, const UniformValues &Uniform,
                             const std::vector<BasicBlock *> &Entries)
 {
@@ -336,13 +373,18 @@ void spillCrossRegionValues(Frame &F, const UniformValues &Uniform,
         }
         Type *T = I->getType();
         uint64_t Size = F.DL.getTypeAllocSize(T);
-        Value *Slot = IsUniform && keptOnce(I, Uses, Regions)
-                          ? F.groupSlot(Size, F.DL.getABITypeAlign(T))
-                          : F.slot(Size, F.DL.getABITypeAlign(T));
+        Align A = F.DL.getABITypeAlign(T);
+        Value *Slot, *Stored;
+        if (IsUniform && keptOnce(I, Uses, Regions))
+            Slot = Stored = F.groupSlot(Size, A);
+        else if (IsUniform && !F.N.BySubGroup)
+            std::tie(Slot, Stored) = F.copiedGroupSlot(T);
+        else
+            Slot = Stored = F.slot(Size, A);
         Instruction *At = I->getNextNode();
         if (isa<PHINode>(I))
             At = &*I->getParent()->getFirstInsertionPt();
-        new StoreInst(I, Slot, At);
+        new StoreInst(I, Stored, At);
         for (Use *U : Uses)
             U->set(new LoadInst(T, Slot, I->getName() + ".reload", useSite(*U)));
     }

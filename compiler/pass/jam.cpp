@@ -66,6 +66,7 @@
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IRBuilder.h>
@@ -76,6 +77,7 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 #include <llvm/Transforms/Utils/UnrollLoop.h>
@@ -948,6 +950,85 @@ struct Jammed {
     size_t Replayed = 0;  // inner loops run until every work-item is done
 };
 
+/** Whether Next stores right after Store: the same type, one vector on. */
+bool storesNext(StoreInst &Store, StoreInst &Next, const DataLayout &DL,
+                ScalarEvolution &SE)
+{
+    Type *T = Store.getValueOperand()->getType();
+    if (Next.getValueOperand()->getType() != T || !Next.isSimple())
+        return false;
+    const SCEV *Gap = SE.getMinusSCEV(SE.getSCEV(Next.getPointerOperand()),
+                                      SE.getSCEV(Store.getPointerOperand()));
+    auto *Bytes = dyn_cast<SCEVConstant>(Gap);
+    return Bytes && Bytes->getAPInt() == DL.getTypeStoreSize(T).getFixedSize();
+}
+
+/** Stores is one wide store of their vectors' elements, in order. */
+void storeWhole(const std::vector<StoreInst *> &Stores)
+{
+    auto *Part = cast<FixedVectorType>(Stores[0]->getValueOperand()->getType());
+    unsigned Elements = Part->getNumElements();
+    IRBuilder<> B(Stores.back());
+    Value *Wide = PoisonValue::get(
+        FixedVectorType::get(Part->getElementType(), Elements * Stores.size()));
+    for (unsigned K = 0; K < Stores.size(); K++)
+        for (unsigned C = 0; C < Elements; C++) {
+            Value *V = Stores[K]->getValueOperand();
+            Value *Scalar = findScalarElement(V, C);
+            if (!Scalar)
+                Scalar = B.CreateExtractElement(V, C);
+            Wide = B.CreateInsertElement(Wide, Scalar, K * Elements + C);
+        }
+    StoreInst *One =
+        B.CreateAlignedStore(Wide, Stores[0]->getPointerOperand(), Stores[0]->getAlign());
+    propagateMetadata(One, SmallVector<Value *, 4>(Stores.begin(), Stores.end()));
+    // The parallel loop's access group, which LLVM 15's propagateMetadata
+    // intersects with the new store's none.
+    MDNode *Group = Stores[0]->getMetadata(LLVMContext::MD_access_group);
+    if (all_of(Stores, [Group](const StoreInst *S) {
+            return S->getMetadata(LLVMContext::MD_access_group) == Group;
+        }))
+        One->setMetadata(LLVMContext::MD_access_group, Group);
+    for (StoreInst *Store : Stores) {
+        Value *Part = Store->getValueOperand();
+        Store->eraseFromParent();
+        RecursivelyDeleteTriviallyDeadInstructions(Part);
+    }
+}
+
+// Work-items' whole vectors stored side by side (their frame slots after a
+// barrier) are stored a register at a time, from the elements themselves:
+// LLVM 15's SLP vectorizer does not merge vector stores, and each
+// work-item's vector built for its own store, an outside use of the
+// elements, makes it bundle the loop's values one work-item at a time.
+void storeRegistersWhole(Loop &L, unsigned VectorBits, ScalarEvolution &SE)
+{
+    const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
+    for (BasicBlock *BB : L.blocks()) {
+        std::vector<std::vector<StoreInst *>> Runs;
+        std::vector<StoreInst *> Run;
+        for (Instruction &I : *BB) {
+            auto *Store = dyn_cast<StoreInst>(&I);
+            auto *T = Store ? dyn_cast<FixedVectorType>(Store->getValueOperand()->getType())
+                            : nullptr;
+            unsigned Per = T ? VectorBits / T->getPrimitiveSizeInBits().getFixedSize() : 0;
+            if (Store && !Run.empty() && storesNext(*Run.back(), *Store, DL, SE)) {
+                Run.push_back(Store);
+            } else if (Store || I.mayReadOrWriteMemory()) {
+                Run.clear();
+                if (Store && T && Per > 1 && Store->isSimple())
+                    Run.push_back(Store);
+            }
+            if (Per > 1 && Run.size() == Per) {
+                Runs.push_back(Run);
+                Run.clear();
+            }
+        }
+        for (const auto &Whole : Runs)
+            storeWhole(Whole);
+    }
+}
+
 /** Splits L's work-items into steps of Lanes, and the rest, in a copy of
  *  L after it, and jams the steps, the vectors of Whole a work-item's
  *  components together. */
@@ -969,8 +1050,13 @@ Jammed jamSteps(Loop &L, unsigned Lanes, Analyses &A, bool IndicesFit,
     // tests it).
     Jam After(L);
     Done.Why = After.check();
-    if (Done.Why.empty())
+    if (Done.Why.empty()) {
         After.apply(Lanes, Steps, Whole);
+        if (!Whole.empty())
+            storeRegistersWhole(L, A.TTI.getRegisterBitWidth(
+                                       TargetTransformInfo::RGK_FixedWidthVector).getFixedSize(),
+                                A.SE);
+    }
     Done.Replayed = After.replayed();
     A.SE.forgetLoop(&L);
     return Done;

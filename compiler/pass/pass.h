@@ -185,6 +185,16 @@ private:
     std::set<const llvm::Value *> Uniform;
 };
 
+/** Puts a barrier at the top of each outer loop of the nest's kernel (one
+ *  without barriers) that every work-item runs for as many iterations and
+ *  that holds a long loop (chunk.cpp); returns whether it put one. */
+bool chunkLoopNests(Nest &N, llvm::FunctionAnalysisManager &FAM);
+
+/** Whether each of the barriers chunkLoopNests put is still in a loop
+ *  round a long loop (the loops of constant count unrolled since). */
+bool chunksHoldLoops(Nest &N, const std::vector<llvm::CallInst *> &Barriers,
+                     llvm::FunctionAnalysisManager &FAM);
+
 /** Splits the nest's kernel at its barriers (there is one at least; with
  *  sub-group barriers, N is the sub-group nest), keeps what lives across
  *  them per work-item, and gives each region its own copy of the nest's

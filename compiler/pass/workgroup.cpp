@@ -775,11 +775,21 @@ KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline, bool 
     separateAddressSpaces(N.Run);
     Info.UsesPrintf = lowerPrintf(N.Run);
     std::vector<CallInst *> Barriers = findBarriers(N.Run);
-    Info.HasBarrier = !Barriers.empty();
-    if (Info.HasBarrier) {
+    bool Chunked = Barriers.empty() && !N.BySubGroup && !Info.UsesPrintf &&
+                   chunkLoopNests(N, FAM);
+    if (!Barriers.empty() || Chunked) {
         inlinePrivateArguments(*N.Run);
         scalarizePrivateArrays(N, FAM);
         Barriers = findBarriers(N.Run); // unrolled loops copied theirs
+    }
+    // A private array left in memory would move to the frames, its
+    // elements a frame apart; a tile unrolled is a region of straight
+    // code: the chunks' barriers go again.
+    if (Chunked && (allocaBytes(N.Run) || !chunksHoldLoops(N, Barriers, FAM)))
+        for (CallInst *Chunk : std::exchange(Barriers, {}))
+            Chunk->eraseFromParent();
+    Info.HasBarrier = !Barriers.empty();
+    if (Info.HasBarrier) {
         Info.FrameBytes = splitAtBarriers(N, Barriers);
     } else {
         markParallel(xLoopBody(N), N.XLatch);

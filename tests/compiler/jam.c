@@ -9,7 +9,8 @@
  * Collatz sequence, which some skip), run until the last of the W is done;
  * float4 arithmetic; a GEMM's tile of two float4 accumulators, each times
  * a scalar all work-items share (their copies ordered work-item by
- * work-item); a chain of half operations, each rounded (where the
+ * work-item), and the same with its k-loop in tiles, which the group runs
+ * a tile at a time (compiler/pass/chunk.cpp); a chain of half operations, each rounded (where the
  * device has cl_khr_fp16); a loop on each side of a barrier; a body too
  * long to repeat as often as its registers allow, run fewer at a time; a
  * 32-bit index of the work-item, which steps by one from one work-item to
@@ -39,6 +40,24 @@ _Atomic int test_failures;
     "    for (int k = 0; k < n; k++) acc += g ^ k;\n" \
     "    size[g] = get_local_size(0);\n" \
     "    sum[g] = acc;\n" \
+    "}\n"
+
+/* A GEMM's tile: two float4 accumulators of the work-item's row of A, each
+ * times a scalar of B all work-items share, over the k that LOOP opens. */
+#define TILE_KERNEL(NAME, COUNT, LOOP) \
+    "kernel void " NAME "(global const float4 *a, global const float2 *b,\n" \
+    "                 global float4 *c, int " COUNT ")\n" \
+    "{\n" \
+    "    int g = get_global_id(0), items = get_global_size(0);\n" \
+    "    float4 acc0 = 0, acc1 = 0;\n" \
+    LOOP \
+    "        float4 v = a[k * items + g];\n" \
+    "        float2 s = b[k];\n" \
+    "        acc0 = mad(v, (float4)(s.x), acc0);\n" \
+    "        acc1 = mad(v, (float4)(s.y), acc1);\n" \
+    "    }\n" \
+    "    c[2 * g] = acc0;\n" \
+    "    c[2 * g + 1] = acc1;\n" \
     "}\n"
 
 static const char source[] =
@@ -110,20 +129,11 @@ static const char source[] =
     "    for (int k = 0; k < n; k++) acc = acc * 0.5f + (float4)(k, 1, 2, 3);\n"
     "    out[get_global_id(0)] = acc;\n"
     "}\n"
-    "kernel void tile(global const float4 *a, global const float2 *b,\n"
-    "                 global float4 *c, int n)\n"
-    "{\n"
-    "    int g = get_global_id(0), items = get_global_size(0);\n"
-    "    float4 acc0 = 0, acc1 = 0;\n"
-    "    for (int k = 0; k < n; k++) {\n"
-    "        float4 v = a[k * items + g];\n"
-    "        float2 s = b[k];\n"
-    "        acc0 = mad(v, (float4)(s.x), acc0);\n"
-    "        acc1 = mad(v, (float4)(s.y), acc1);\n"
-    "    }\n"
-    "    c[2 * g] = acc0;\n"
-    "    c[2 * g + 1] = acc1;\n"
-    "}\n"
+    TILE_KERNEL("tile", "n", "    for (int k = 0; k < n; k++) {\n")
+    TILE_KERNEL("tiled", "tiles",
+                "    for (int t = 0; t < tiles; t++)\n"
+                "    for (int j = 0; j < 64; j++) {\n"
+                "        int k = t * 64 + j;\n")
     "kernel void with_barrier(global int *out, local int *scratch, int n)\n"
     "{\n"
     "    int l = get_local_id(0), g = get_global_id(0), acc = 0, acc2 = 0;\n"
@@ -393,20 +403,22 @@ static float round_to_half(double v)
 DEFINE_GEMM_CHECK(cl_float, float)
 DEFINE_GEMM_CHECK(cl_double, double)
 
-/* tile: small integers, so that every product and sum is exact, fused or
- * not. */
-static void check_tile(cl_program program)
+/* tile, and tiled (its k-loop in tiles of 64, which the group runs a tile
+ * at a time, compiler/pass/chunk.cpp): small integers, so that every
+ * product and sum is exact, fused or not. */
+static void check_tile(cl_program program, const char *name)
 {
-    enum { N = 37 };
+    enum { N = 128, PER = 64 };
     static cl_float a[4 * N * ITEMS], b[2 * N], c[8 * ITEMS];
     for (int i = 0; i < 4 * N * ITEMS; i++)
         a[i] = (cl_float)(i % 7 - 3);
     for (int i = 0; i < 2 * N; i++)
         b[i] = (cl_float)(i % 5 - 2);
-    cl_kernel k = exec_kernel(program, "tile");
+    bool tiled = !strcmp(name, "tiled");
+    cl_kernel k = exec_kernel(program, name);
     cl_mem ma = exec_buffer(sizeof(a), a), mb = exec_buffer(sizeof(b), b);
     cl_mem mc = exec_buffer(sizeof(c), NULL);
-    cl_int n = N;
+    cl_int n = tiled ? N / PER : N;
     CHECK_EQ(clSetKernelArg(k, 0, sizeof(ma), &ma), CL_SUCCESS);
     CHECK_EQ(clSetKernelArg(k, 1, sizeof(mb), &mb), CL_SUCCESS);
     CHECK_EQ(clSetKernelArg(k, 2, sizeof(mc), &mc), CL_SUCCESS);
@@ -451,6 +463,15 @@ static bool vectorizer_off(void)
     return vectorize && !strcmp(vectorize, "0");
 }
 
+/* The line of source that @p text is on, from 1. */
+static int source_line(const char *text)
+{
+    int line = 1;
+    for (const char *c = source, *at = strstr(source, text); c < at; c++)
+        line += *c == '\n';
+    return line;
+}
+
 /* -cl-refcl-vectorize-report: the build log says which kernels' work-items
  * run several at a time, and which one at a time; with REFCL_VECTORIZE=0,
  * none is run several at a time. */
@@ -466,7 +487,7 @@ static void check_report(cl_program program)
     }
     static const char *const several[] = {"chain", "gemm_float", "gemm_double",
                                           "private_array", "uniform_branch",
-                                          "vec4", "tile", "with_barrier", "shape",
+                                          "vec4", "tile", "tiled", "with_barrier", "shape",
                                           "long_body", "divergent_break", "collatz",
                                           "wrapping"};
     char line[96];
@@ -484,6 +505,14 @@ static void check_report(cl_program program)
           strstr(log, " to a register, their vectors of 4 whole"));
     CHECK(strstr(log, "kernel collatz: work-items run ") &&
           strstr(log, "1 inner loop(s) until the last of them is done"));
+    /* tiled's group runs its outer loop a tile at a time (a barrier cuts
+     * it): several work-items at a time run a tile, its inner loop, where
+     * the report points. */
+    snprintf(line, sizeof(line), "program.cl:%d:", source_line("for (int j = 0; j < 64"));
+    const char *tiled = strstr(log, "kernel tiled: work-items run ");
+    while (tiled && tiled > log && tiled[-1] != '\n')
+        tiled--;
+    CHECK(tiled && !strncmp(tiled, line, strlen(line)));
     /* Run again, its atomics would count twice. */
     CHECK(strstr(log, "kernel divergent_histogram: work-items run one at a time: "));
     /* Left to the loop vectorizer: AVX-512's 16 floats. */
@@ -594,7 +623,8 @@ int main(void)
         check_histogram(program, "histogram");
         check_histogram(program, "divergent_histogram");
         check_vec4(program);
-        check_tile(program);
+        check_tile(program, "tile");
+        check_tile(program, "tiled");
         check_wrapping(program);
         check_gemm_float(program);
         check_gemm_double(program);

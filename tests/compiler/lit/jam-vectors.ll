@@ -23,6 +23,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; REMARK: remark: <unknown>:0:0: kernel chain4: work-items run 64 at a time, 4 to a register, their vectors of 4 whole{{$}}
 ; REMARK: remark: <unknown>:0:0: kernel tile4: work-items run 32 at a time, 4 to a register, their vectors of 4 whole{{$}}
 ; REMARK: remark: <unknown>:0:0: kernel mixed4: work-items run 64 at a time{{$}}
+; REMARK: remark: <unknown>:0:0: kernel tile4slot: work-items run 64 at a time, 4 to a register, their vectors of 4 whole{{$}}
 ; REMARK-NOT: kernel pixels
 
 ; CHECK-LABEL: define void @refcl.run.pixels(
@@ -230,6 +231,55 @@ exit:
 }
 
 declare <4 x float> @llvm.fmuladd.v4f32(<4 x float>, <4 x float>, <4 x float>)
+
+; The tile's accumulator stored to consecutive work-items' 16 bytes each
+; (its frame slot when a barrier cuts the loop that carries it): four
+; work-items' float4s are one store of a 512-bit register, built from the
+; scalars themselves, and no float4 is built for a store of its own.
+; CHECK-LABEL: define void @refcl.run.tile4slot(
+; CHECK: x.latch:
+; CHECK-NOT: store <4 x float>
+; CHECK: [[WHOLE:%[0-9]+]] = insertelement <16 x float> {{%[0-9]+}}, float %r0.i3.lane3, i64 15
+; CHECK-NEXT: store <16 x float> [[WHOLE]], ptr addrspace(1) %pc0, align 16
+; CHECK-NOT: store <4 x float>
+; CHECK: br i1 %niter.ncmp.lane63, label %exit.unr-lcssa.loopexit, label %x.header
+define void @refcl.run.tile4slot(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %c,
+                                 i64 %n) #0 {
+entry:
+  br label %x.header
+
+x.header:
+  %x = phi i64 [ 0, %entry ], [ %x.next, %x.latch ]
+  br label %k
+
+k:
+  %k.i = phi i32 [ 0, %x.header ], [ %k.next, %k ]
+  %c0 = phi <4 x float> [ zeroinitializer, %x.header ], [ %c0.next, %k ]
+  %k.wide = zext i32 %k.i to i64
+  %row = mul i64 %k.wide, %n
+  %ia = add i64 %row, %x
+  %pa = getelementptr inbounds <4 x float>, ptr addrspace(1) %a, i64 %ia
+  %va = load <4 x float>, ptr addrspace(1) %pa, align 16, !llvm.access.group !1
+  %pb = getelementptr inbounds float, ptr addrspace(1) %b, i64 %k.wide
+  %vb = load float, ptr addrspace(1) %pb, align 4, !llvm.access.group !1
+  %b.head = insertelement <4 x float> poison, float %vb, i64 0
+  %b0 = shufflevector <4 x float> %b.head, <4 x float> poison, <4 x i32> zeroinitializer
+  %c0.next = call <4 x float> @llvm.fmuladd.v4f32(<4 x float> %va, <4 x float> %b0, <4 x float> %c0)
+  %k.next = add i32 %k.i, 1
+  %k.done = icmp eq i32 %k.next, 64
+  br i1 %k.done, label %x.latch, label %k
+
+x.latch:
+  %r0 = phi <4 x float> [ %c0.next, %k ]
+  %pc0 = getelementptr inbounds <4 x float>, ptr addrspace(1) %c, i64 %x
+  store <4 x float> %r0, ptr addrspace(1) %pc0, align 16, !llvm.access.group !1
+  %x.next = add nuw i64 %x, 1
+  %x.done = icmp eq i64 %x.next, %n
+  br i1 %x.done, label %exit, label %x.header, !llvm.loop !2
+
+exit:
+  ret void
+}
 
 attributes #0 = { "target-cpu"="x86-64-v4" "prefer-vector-width"="512" }
 
