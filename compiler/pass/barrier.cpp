@@ -340,6 +340,27 @@ bool keptOnce(const Instruction *I, const std::vector<Use *> &Uses, const Region
     return true;
 }
 
+// Whether a work-item that runs I can reach one of Uses in the same run
+// of the region, before it stops at a barrier or returns (at the x latch).
+bool reachedInRegion(const Nest &N, const Instruction *I, const std::vector<Use *> &Uses)
+{
+    std::set<const BasicBlock *> UseBlocks;
+    for (const Use *U : Uses)
+        UseBlocks.insert(useSite(*U)->getParent());
+    std::vector<const BasicBlock *> Work(succ_begin(I->getParent()), succ_end(I->getParent()));
+    std::set<const BasicBlock *> Seen;
+    while (!Work.empty()) {
+        const BasicBlock *BB = Work.back();
+        Work.pop_back();
+        if (BB == N.XLatch || !Seen.insert(BB).second)
+            continue;
+        if (UseBlocks.count(BB))
+            return true;
+        Work.insert(Work.end(), succ_begin(BB), succ_end(BB));
+    }
+    return false;
+}
+
 // SSA values that no longer dominate a use (they were defined in an
 // earlier region) are stored in the frame where defined, loaded where
 // used; uniform ones computed again or stored once for the group.
@@ -349,7 +370,9 @@ bool keptOnce(const Instruction *I, const std::vector<Use *> &Uses, const Region
 // value the region had before, not the one the work-item before it
 // stored. Kept once, it stays scalar in the work-item vectorizer. In the
 // work-group nest only, whose region latch runs once after all the
-// group's work-items.
+// group's work-items; and only where a barrier lies on every path from
+// the value to its uses (a barrier under a branch in the loop leaves a
+// path on which the use would read the value of the run before).
 void spillCrossRegionValues(Frame &F, const UniformValues &Uniform,
                             const std::vector<BasicBlock *> &Entries)
 {
@@ -377,7 +400,7 @@ void spillCrossRegionValues(Frame &F, const UniformValues &Uniform,
         Value *Slot, *Stored;
         if (IsUniform && keptOnce(I, Uses, Regions))
             Slot = Stored = F.groupSlot(Size, A);
-        else if (IsUniform && !F.N.BySubGroup)
+        else if (IsUniform && !F.N.BySubGroup && !reachedInRegion(F.N, I, Uses))
             std::tie(Slot, Stored) = F.copiedGroupSlot(T);
         else
             Slot = Stored = F.slot(Size, A);

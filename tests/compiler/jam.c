@@ -11,7 +11,9 @@
  * a scalar all work-items share (their copies ordered work-item by
  * work-item), and the same with its k-loop in tiles, which the group runs
  * a tile at a time (compiler/pass/chunk.cpp); a chain of half operations, each rounded (where the
- * device has cl_khr_fp16); a loop on each side of a barrier; a body too
+ * device has cl_khr_fp16); a loop on each side of a barrier; a loop whose barrier is under a
+ * branch not taken (its counter, the group's, must not be read from the
+ * iteration before); a body too
  * long to repeat as often as its registers allow, run fewer at a time; a
  * 32-bit index of the work-item, which steps by one from one work-item to
  * the next except where the global ids pass 2^31 and it wraps; and the
@@ -134,6 +136,15 @@ static const char source[] =
                 "    for (int t = 0; t < tiles; t++)\n"
                 "    for (int j = 0; j < 64; j++) {\n"
                 "        int k = t * 64 + j;\n")
+    "kernel void branch_barrier(global int *out, int n)\n"
+    "{\n"
+    "    int acc = 0;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        if (n > 1000) barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        acc += k * 3 + 1;\n"
+    "    }\n"
+    "    out[get_global_id(0)] = acc;\n"
+    "}\n"
     "kernel void with_barrier(global int *out, local int *scratch, int n)\n"
     "{\n"
     "    int l = get_local_id(0), g = get_global_id(0), acc = 0, acc2 = 0;\n"
@@ -234,6 +245,9 @@ static int32_t expected(const char *name, int32_t g, int32_t n, size_t local)
     } else if (!strcmp(name, "collatz")) {
         for (uint32_t x = (uint32_t)(g % n + 1); x != 1; acc++)
             x = x & 1 ? 3 * x + 1 : x / 2;
+    } else if (!strcmp(name, "branch_barrier")) {
+        for (int k = 0; k < n; k++)
+            acc += (uint32_t)(k * 3 + 1);
     } else if (!strcmp(name, "divergent_break")) {
         for (int k = 0; k < n; k++) {
             acc += (uint32_t)((g + k) % 11);
@@ -260,7 +274,8 @@ static void check_integers(cl_program program)
 {
     static const char *const names[] = {"chain", "private_array", "uniform_branch",
                                         "divergent_trip", "divergent_break",
-                                        "collatz", "with_barrier", "long_body"};
+                                        "collatz", "with_barrier", "branch_barrier",
+                                        "long_body"};
     static cl_int got[ITEMS];
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
