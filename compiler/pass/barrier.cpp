@@ -89,7 +89,7 @@ struct Frame {
     /** The group's one slot of Size bytes (work-item 0's of a slot). */
     Value *groupSlot(uint64_t Size, Align A)
     {
-        return B.CreateInBoundsGEP(B.getInt8Ty(), N.FrameBase, start(Size, A));
+        return groupSlotAt(B, N.FrameBase, reserve(Size, A));
     }
 
     /** For a value of type T that a region both stores and reads: the
@@ -100,19 +100,15 @@ struct Frame {
         uint64_t Size = DL.getTypeAllocSize(T);
         Align A = DL.getABITypeAlign(T);
         uint64_t Read = reserve(Size, A), Stored = reserve(Size, A);
-        auto At = [this](IRBuilderBase &To, Value *Frames, uint64_t Offset) {
-            return To.CreateInBoundsGEP(To.getInt8Ty(), Frames,
-                                        To.CreateMul(N.FrameItems, To.getInt64(Offset)));
-        };
         // One at a time: as arguments of one call, the addresses would be
         // made in an order each C++ compiler chooses.
         IRBuilder<> Latch(N.RLatch->getTerminator());
         Value *Frames = loadField(Latch, N.Run->getArg(1), G_FRAMES, Latch.getPtrTy());
-        Value *ReadAt = At(Latch, Frames, Read);
-        Value *StoredAt = At(Latch, Frames, Stored);
+        Value *ReadAt = groupSlotAt(Latch, Frames, Read);
+        Value *StoredAt = groupSlotAt(Latch, Frames, Stored);
         Latch.CreateStore(Latch.CreateLoad(T, StoredAt), ReadAt);
-        Value *Slot = At(B, N.FrameBase, Read);
-        return {Slot, At(B, N.FrameBase, Stored)};
+        Value *Slot = groupSlotAt(B, N.FrameBase, Read);
+        return {Slot, groupSlotAt(B, N.FrameBase, Stored)};
     }
 
 private:
@@ -131,6 +127,14 @@ private:
     Value *start(uint64_t &Size, Align A)
     {
         return B.CreateMul(N.FrameItems, B.getInt64(reserve(Size, A)));
+    }
+
+    // The group's slot at Start in a work-item's frame, in Frames, made
+    // with To.
+    Value *groupSlotAt(IRBuilderBase &To, Value *Frames, uint64_t Start)
+    {
+        return To.CreateInBoundsGEP(To.getInt8Ty(), Frames,
+                                    To.CreateMul(N.FrameItems, To.getInt64(Start)));
     }
 };
 
@@ -256,17 +260,26 @@ void moveAllocasToFrame(Frame &F, AllocaInst *Next)
     }
 }
 
-// The blocks of the region that starts at Entry: those it reaches before
-// a barrier or the return sends the work-item to the x latch.
+// The blocks a work-item runs from those of From on until it stops at a
+// barrier or returns (the x latch): From's, then the ones after them.
+std::vector<BasicBlock *> blocksFrom(const Nest &N, ArrayRef<BasicBlock *> From)
+{
+    std::vector<BasicBlock *> Blocks;
+    SmallPtrSet<BasicBlock *, 32> Seen = {N.XLatch};
+    auto Visit = [&](BasicBlock *BB) {
+        if (Seen.insert(BB).second)
+            Blocks.push_back(BB);
+    };
+    for_each(From, Visit);
+    for (size_t I = 0; I < Blocks.size(); I++)
+        for_each(successors(Blocks[I]), Visit);
+    return Blocks;
+}
+
+// The blocks of the region that starts at Entry.
 std::vector<BasicBlock *> regionBlocks(const Nest &N, BasicBlock *Entry)
 {
-    std::vector<BasicBlock *> Blocks = {Entry};
-    SmallPtrSet<BasicBlock *, 32> Seen = {Entry, N.XLatch};
-    for (size_t I = 0; I < Blocks.size(); I++)
-        for (BasicBlock *S : successors(Blocks[I]))
-            if (Seen.insert(S).second)
-                Blocks.push_back(S);
-    return Blocks;
+    return blocksFrom(N, {Entry});
 }
 
 Instruction *useSite(const Use &U)
@@ -341,24 +354,13 @@ bool keptOnce(const Instruction *I, const std::vector<Use *> &Uses, const Region
 }
 
 // Whether a work-item that runs I can reach one of Uses in the same run
-// of the region, before it stops at a barrier or returns (at the x latch).
-bool reachedInRegion(const Nest &N, const Instruction *I, const std::vector<Use *> &Uses)
+// of the region, before it stops at a barrier or returns.
+bool reachedInRegion(const Nest &N, Instruction *I, const std::vector<Use *> &Uses)
 {
-    std::set<const BasicBlock *> UseBlocks;
-    for (const Use *U : Uses)
-        UseBlocks.insert(useSite(*U)->getParent());
-    std::vector<const BasicBlock *> Work(succ_begin(I->getParent()), succ_end(I->getParent()));
-    std::set<const BasicBlock *> Seen;
-    while (!Work.empty()) {
-        const BasicBlock *BB = Work.back();
-        Work.pop_back();
-        if (BB == N.XLatch || !Seen.insert(BB).second)
-            continue;
-        if (UseBlocks.count(BB))
-            return true;
-        Work.insert(Work.end(), succ_begin(BB), succ_end(BB));
-    }
-    return false;
+    SmallVector<BasicBlock *, 4> Next(successors(I->getParent()));
+    std::vector<BasicBlock *> Reached = blocksFrom(N, Next);
+    SmallPtrSet<BasicBlock *, 32> Blocks(Reached.begin(), Reached.end());
+    return any_of(Uses, [&Blocks](const Use *U) { return Blocks.count(useSite(*U)->getParent()); });
 }
 
 // SSA values that no longer dominate a use (they were defined in an

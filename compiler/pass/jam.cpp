@@ -1050,13 +1050,8 @@ Jammed jamSteps(Loop &L, unsigned Lanes, Analyses &A, bool IndicesFit,
     // tests it).
     Jam After(L);
     Done.Why = After.check();
-    if (Done.Why.empty()) {
+    if (Done.Why.empty())
         After.apply(Lanes, Steps, Whole);
-        if (!Whole.empty())
-            storeRegistersWhole(L, A.TTI.getRegisterBitWidth(
-                                       TargetTransformInfo::RGK_FixedWidthVector).getFixedSize(),
-                                A.SE);
-    }
     Done.Replayed = After.replayed();
     A.SE.forgetLoop(&L);
     return Done;
@@ -1112,6 +1107,8 @@ bool jamLoop(Loop &L, unsigned VectorBits, StringRef Kernel, Analyses &A,
         report(ORE, L, Kernel, "work-items run one at a time: " + Why);
         return Changed;
     }
+    if (Width)
+        storeRegistersWhole(L, VectorBits, A.SE);
     recordLanes(*L.getHeader()->getParent(), Lanes);
     if (!Before->computesVectors())
         Bundle = std::max(Bundle, PerVector);
