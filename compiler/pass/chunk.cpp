@@ -23,7 +23,7 @@
 // constant count are unrolled (workgroup.cpp checks, and takes the
 // barriers out again): a tile of straight code in a region, or of a few
 // iterations of a count unknown here (a convolution's filter width), ran
-// 5 to 10 times slower than the work-items one after the other.
+// several times slower than the work-items one after the other.
 #include "pass.h"
 
 #include <llvm/Analysis/LoopInfo.h>
