@@ -10,7 +10,8 @@
  * kernel ABI, the toolchain's version and the size and mtime of clang,
  * llvm-link, the plugin, the builtin library, the compiler server, ld and
  * the libraries it links with, and librefcl itself (whose driver sets the
- * rest of clang's arguments). Files the source included
+ * rest of clang's arguments), all but the job's own also the compiler's
+ * identity in CL_DRIVER_VERSION. Files the source included
  * from outside the build directory (-I, clang's own headers; clang's -MD
  * names them) are listed in the entry with a hash of their contents, and
  * re-checked on every hit: a changed header is a miss.
@@ -112,6 +113,40 @@ static void hash_own_library(struct hasher *h)
     Dl_info info;
     if (dladdr(&anchor, &info) && info.dli_fname)
         hash_file_identity(h, info.dli_fname);
+}
+
+/* Everything besides the job that changes what the compiler makes: the
+ * kernel ABI, the target, the toolchain's parts and librefcl itself. */
+static void hash_compiler(struct hasher *h, const struct refcl_toolchain *tc)
+{
+    hash_u64(h, REFCL_ABI_VERSION);
+    hash_string(h, refcl_compiler_target());
+    hash_string(h, refcl_compiler_cpu());
+    hash_u64(h, refcl_compiler_vectorizes());
+    hash_string(h, tc->version);
+    hash_string(h, refcl_device_clang_extensions());
+    for (const char *const *m = refcl_device_clang_macros(); *m; m++)
+        hash_string(h, *m);
+    hash_file_identity(h, tc->clang);
+    hash_file_identity(h, tc->llvm_link);
+    hash_file_identity(h, tc->plugin);
+    hash_file_identity(h, tc->builtins);
+    /* The server runs the jobs its own way (the library kept parsed, lld
+     * linking): its builds are its own entries. */
+    hash_file_identity(h, tc->server);
+    hash_file_identity(h, tc->ld);
+    hash_file_identity(h, tc->libc);
+    hash_file_identity(h, tc->libm);
+    hash_file_identity(h, tc->libmvec);
+    hash_file_identity(h, tc->llvm_spirv);
+    hash_own_library(h);
+}
+
+uint64_t refcl_cache_compiler_identity(const struct refcl_toolchain *tc)
+{
+    struct hasher h = hasher_new();
+    hash_compiler(&h, tc);
+    return h.a ^ h.b;
 }
 
 /* The directory the environment names, or false when the cache is off or
@@ -225,26 +260,7 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
     struct hasher h = hasher_new();
     hash_string(&h, ENTRY_MAGIC);
     hash_u64(&h, geteuid());
-    hash_u64(&h, REFCL_ABI_VERSION);
-    hash_string(&h, refcl_compiler_target());
-    hash_string(&h, refcl_compiler_cpu());
-    hash_u64(&h, refcl_compiler_vectorizes());
-    hash_string(&h, tc->version);
-    hash_string(&h, refcl_device_clang_extensions());
-    for (const char *const *m = refcl_device_clang_macros(); *m; m++)
-        hash_string(&h, *m);
-    hash_file_identity(&h, tc->clang);
-    hash_file_identity(&h, tc->llvm_link);
-    hash_file_identity(&h, tc->plugin);
-    hash_file_identity(&h, tc->builtins);
-    /* The server runs the jobs its own way (the library kept parsed, lld
-     * linking): its builds are its own entries. */
-    hash_file_identity(&h, tc->server);
-    hash_file_identity(&h, tc->ld);
-    hash_file_identity(&h, tc->libc);
-    hash_file_identity(&h, tc->libm);
-    hash_file_identity(&h, tc->libmvec);
-    hash_own_library(&h);
+    hash_compiler(&h, tc);
     hash_u64(&h, job->step);
     const struct refcl_compiler_options *o = job->options;
     for (size_t i = 0; i < o->count; i++)
@@ -260,7 +276,6 @@ bool refcl_cache_key(const struct refcl_compile_job *job,
     if (job->il) {
         hash_u64(&h, job->il->size);
         hash_bytes(&h, job->il->bytes, job->il->size);
-        hash_file_identity(&h, tc->llvm_spirv);
     }
     for (size_t i = 0; i < job->object_count; i++) {
         hash_u64(&h, job->objects[i].size);

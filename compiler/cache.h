@@ -11,6 +11,8 @@
 /** An entry's file name: a 128-bit key in hex. */
 #define REFCL_CACHE_NAME_LENGTH 32
 
+struct refcl_toolchain;
+
 struct refcl_cache_key {
     uint64_t hash[2];
     char dir[PATH_MAX];
@@ -22,6 +24,10 @@ struct refcl_cache_key {
  *  no directory. */
 bool refcl_cache_key(const struct refcl_compile_job *job,
                      struct refcl_cache_key *key);
+
+/** A hash of everything besides a job's own inputs that changes what the
+ *  compiler makes: the kernel ABI, the target, @p tc's parts, librefcl. */
+uint64_t refcl_cache_compiler_identity(const struct refcl_toolchain *tc);
 
 /** The entry of @p key into @p result, if there is a whole one whose
  *  included files are unchanged. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "refcl/platform.h"
 #include "refcl/server.h"
 #include "refcl/toolchain.h"
@@ -140,12 +141,35 @@ static bool installed(void)
     return refcl_toolchain() != NULL;
 }
 
+static char driver_version[64];
+static pthread_once_t driver_version_once = PTHREAD_ONCE_INIT;
+
+static void driver_version_make(void)
+{
+    snprintf(driver_version, sizeof(driver_version), "%s+%016llx",
+             REFCL_VERSION_STRING,
+             (unsigned long long)refcl_cache_compiler_identity(found));
+}
+
+/* The version with the compiler's identity as semver build metadata:
+ * applications key their binary caches on CL_DRIVER_VERSION (pyopencl,
+ * among others), and a binary an earlier compiler made must not outlive
+ * that compiler there. */
+static const char *compiler_driver_version(void)
+{
+    if (!installed())
+        return REFCL_VERSION_STRING;
+    pthread_once(&driver_version_once, driver_version_make);
+    return driver_version;
+}
+
 /* The platform layer, below this one, learns at load what it reports of
  * the compiler and how clUnloadPlatformCompiler ends its processes. */
 __attribute__((constructor)) static void compiler_register(void)
 {
     static const struct refcl_compiler_hooks hooks = {
         .installed = installed,
+        .driver_version = compiler_driver_version,
         .reads_il = refcl_toolchain_reads_il,
         .unload = refcl_server_release_idle,
     };

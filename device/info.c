@@ -702,7 +702,7 @@ refcl_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_VENDOR:
         return answer_string(q, topo->cpu_vendor);
     case CL_DRIVER_VERSION:
-        return answer_string(q, REFCL_VERSION_STRING);
+        return answer_string(q, refcl_platform_driver_version());
     case CL_DEVICE_PROFILE:
         return reply_profile(q.size, q.value, q.size_ret);
     case CL_DEVICE_VERSION:

@@ -162,6 +162,12 @@ bool refcl_platform_full_profile(void)
     return compiler_hooks && compiler_hooks->installed();
 }
 
+const char *refcl_platform_driver_version(void)
+{
+    return compiler_hooks ? compiler_hooks->driver_version()
+                          : REFCL_VERSION_STRING;
+}
+
 bool refcl_platform_reads_il(void)
 {
     return compiler_hooks && compiler_hooks->reads_il();

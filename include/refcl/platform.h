@@ -45,6 +45,9 @@ struct refcl_compiler_hooks {
     /** True where the compiler is installed (a few access() calls on the
      *  first use). */
     bool (*installed)(void);
+    /** CL_DRIVER_VERSION: the version, and the compiler's identity where
+     *  it is installed. */
+    const char *(*driver_version)(void);
     /** True where it also has its SPIR-V translator. */
     bool (*reads_il)(void);
     /** Ends the idle compiler processes (clUnloadPlatformCompiler). */
@@ -60,6 +63,10 @@ void refcl_platform_compiler_register(const struct refcl_compiler_hooks *hooks);
  * builds refused.
  */
 bool refcl_platform_full_profile(void);
+
+/** CL_DRIVER_VERSION: REFCL_VERSION_STRING, followed where the compiler
+ *  is installed by "+" and 16 hex digits that change with it. */
+const char *refcl_platform_driver_version(void);
 
 /** True where programs can be made from SPIR-V (CL_DEVICE_IL_VERSION). */
 bool refcl_platform_reads_il(void);

@@ -4,7 +4,8 @@
 # project(refcl VERSION ...), and everything that names a version agrees
 # with it: debian/changelog's top entry, NEWS.md's top entry, the library's
 # file name (librefcl.so.1.<minor>.<patch>, soname librefcl.so.1) and
-# CL_DRIVER_VERSION and the platform version as clinfo reports them through
+# CL_DRIVER_VERSION (followed by the compiler's identity where it is
+# installed) and the platform version as clinfo reports them through
 # the system's ICD loader (REFCL_CLINFO: another clinfo command, e.g. under
 # qemu).
 # Usage: versions.sh SOURCE_DIR CMAKE_VERSION LIBRARY_FILE OBJDUMP
@@ -35,8 +36,21 @@ else
     fi
     out=$(${REFCL_CLINFO:-clinfo} 2>&1) || fail "clinfo failed: $out"
     driver=$(sed -n 's/^ *Driver Version  *//p' <<<"$out")
-    [ "$driver" = "$version" ] ||
-        fail "clinfo's Driver Version (CL_DRIVER_VERSION) is '$driver', not $version"
+    # With the compiler, "+" and 16 hex digits of its identity follow: the
+    # same from run to run, another where the compiler makes other code.
+    if [ "${REFCL_TEST_PROFILE:-}" = FULL ]; then
+        [[ "$driver" =~ ^"$version"\+[0-9a-f]{16}$ ]] ||
+            fail "clinfo's Driver Version (CL_DRIVER_VERSION) is '$driver', not $version+<16 hex digits>"
+        again=$(${REFCL_CLINFO:-clinfo} 2>&1 | sed -n 's/^ *Driver Version  *//p')
+        [ "$again" = "$driver" ] || fail "Driver Version '$driver', then '$again'"
+        scalar=$(REFCL_VECTORIZE=0 ${REFCL_CLINFO:-clinfo} 2>&1 |
+                 sed -n 's/^ *Driver Version  *//p')
+        [ "$scalar" != "$driver" ] ||
+            fail "Driver Version '$driver' with the vectorizer and without"
+    else
+        [ "$driver" = "$version" ] ||
+            fail "clinfo's Driver Version (CL_DRIVER_VERSION) is '$driver', not $version"
+    fi
     platform=$(sed -n 's/^ *Platform Version  *//p' <<<"$out")
     [ "$platform" = "OpenCL 3.0 refcl $version" ] ||
         fail "clinfo's Platform Version is '$platform', not 'OpenCL 3.0 refcl $version'"
