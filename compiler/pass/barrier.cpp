@@ -363,6 +363,52 @@ bool reachedInRegion(const Nest &N, Instruction *I, const std::vector<Use *> &Us
     return any_of(Uses, [&Blocks](const Use *U) { return Blocks.count(useSite(*U)->getParent()); });
 }
 
+/** Where I's value is stored to its slot: right after it (after the
+ *  block's phis for a phi). */
+Instruction *afterDefinition(Instruction *I)
+{
+    return isa<PHINode>(I) ? &*I->getParent()->getFirstInsertionPt() : I->getNextNode();
+}
+
+/** Whether a work-item's value of type T is kept an element a slot: a
+ *  vector of 128 bits at most (float4, int2) of whole bytes per element.
+ *  A region of straight code is an x loop the loop vectorizer makes the
+ *  work-items the lanes of, once the jam has made the work-item's vectors
+ *  scalars (jam.cpp): element e of consecutive work-items is then
+ *  consecutive in memory, where in one slot of vectors a region reading
+ *  only some elements (a complex value's real part) gathered them. */
+bool keptByElement(const Nest &N, Type *T)
+{
+    auto *Vector = dyn_cast<FixedVectorType>(T);
+    if (!N.ElementSlots || !Vector || T->getPrimitiveSizeInBits() > 128)
+        return false;
+    const DataLayout &DL = N.Run->getParent()->getDataLayout();
+    Type *Element = Vector->getElementType();
+    return DL.getTypeSizeInBits(Element) == DL.getTypeAllocSizeInBits(Element);
+}
+
+/** Keeps I for Uses, an element per slot of the work-item's frame. */
+void spillByElement(Frame &F, Instruction *I, const std::vector<Use *> &Uses)
+{
+    auto *Vector = cast<FixedVectorType>(I->getType());
+    Type *Element = Vector->getElementType();
+    uint64_t Size = F.DL.getTypeAllocSize(Element);
+    Align A = F.DL.getABITypeAlign(Element);
+    std::vector<Value *> Slots;
+    for (unsigned E = 0; E < Vector->getNumElements(); E++)
+        Slots.push_back(F.slot(Size, A));
+    IRBuilder<> Store(afterDefinition(I));
+    for (unsigned E = 0; E < Slots.size(); E++)
+        Store.CreateStore(Store.CreateExtractElement(I, E), Slots[E]);
+    for (Use *U : Uses) {
+        IRBuilder<> Load(useSite(*U));
+        Value *Whole = PoisonValue::get(Vector);
+        for (unsigned E = 0; E < Slots.size(); E++)
+            Whole = Load.CreateInsertElement(Whole, Load.CreateLoad(Element, Slots[E]), E);
+        U->set(Whole);
+    }
+}
+
 // SSA values that no longer dominate a use (they were defined in an
 // earlier region) are stored in the frame where defined, loaded where
 // used; uniform ones computed again or stored once for the group.
@@ -374,7 +420,9 @@ bool reachedInRegion(const Nest &N, Instruction *I, const std::vector<Use *> &Us
 // work-group nest only, whose region latch runs once after all the
 // group's work-items; and only where a barrier lies on every path from
 // the value to its uses (a barrier under a branch in the loop leaves a
-// path on which the use would read the value of the run before).
+// path on which the use would read the value of the run before). A
+// work-item's vector in a kernel whose work-items run no loop is kept an
+// element a slot.
 void spillCrossRegionValues(Frame &F, const UniformValues &Uniform,
                             const std::vector<BasicBlock *> &Entries)
 {
@@ -397,6 +445,10 @@ void spillCrossRegionValues(Frame &F, const UniformValues &Uniform,
             continue;
         }
         Type *T = I->getType();
+        if (!IsUniform && keptByElement(F.N, T)) {
+            spillByElement(F, I, Uses);
+            continue;
+        }
         uint64_t Size = F.DL.getTypeAllocSize(T);
         Align A = F.DL.getABITypeAlign(T);
         Value *Slot, *Stored;
@@ -406,10 +458,7 @@ void spillCrossRegionValues(Frame &F, const UniformValues &Uniform,
             std::tie(Slot, Stored) = F.copiedGroupSlot(T);
         else
             Slot = Stored = F.slot(Size, A);
-        Instruction *At = I->getNextNode();
-        if (isa<PHINode>(I))
-            At = &*I->getParent()->getFirstInsertionPt();
-        new StoreInst(I, Stored, At);
+        new StoreInst(I, Stored, afterDefinition(I));
         for (Use *U : Uses)
             U->set(new LoadInst(T, Slot, I->getName() + ".reload", useSite(*U)));
     }

@@ -55,6 +55,7 @@
 // scalar all work-items share) has its copies ordered work-item by
 // work-item, so that a register holds whole work-items' vectors, not one
 // component of many work-items.
+#include "pass.h"
 #include "passes.h"
 
 #include <llvm/ADT/MapVector.h>
@@ -1153,6 +1154,23 @@ bool vectorsInLoops(LoopInfo &LI)
     return false;
 }
 
+/** Where F's work-items run no loop of their own, its work-item loops
+ *  that compute vectors and are faster with the work-items as the lanes
+ *  of the loop vectorizer's registers, their vectors made scalars
+ *  (elements.cpp): the loop vectorizer takes no loop with vectors. */
+std::vector<Loop *> itemsAsLanes(LoopInfo &LI, ScalarEvolution &SE, unsigned VectorBits)
+{
+    std::vector<Loop *> Found;
+    for (Loop *L : LI.getLoopsInPreorder())
+        if (isWorkItemLoop(*L)) {
+            if (!L->getSubLoops().empty())
+                return {};
+            if (computesVectors(*L) && lanesPay(*L, SE, VectorBits))
+                Found.push_back(L);
+        }
+    return Found;
+}
+
 /** Caps the SLP vectorizer's bundles at Lanes scalars (0: no cap) for
  *  what is left of F's pipeline. A jammed body offers it bundles of every
  *  work-item's copy of an operation: left free, it builds vectors of many
@@ -1235,6 +1253,15 @@ std::vector<Components> scalarizedPhis(const BlockPhis &Before)
     return Vectors;
 }
 
+/** F's vector arithmetic made scalars (its loads and stores are not:
+ *  elements.cpp says why). */
+void scalarize(Function &F, FunctionAnalysisManager &AM)
+{
+    ScalarizerPass Scalarize;
+    Scalarize.setScalarizeLoadStore(false);
+    AM.invalidate(F, Scalarize.run(F, AM));
+}
+
 } // namespace
 
 PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
@@ -1249,11 +1276,21 @@ PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
     bool Narrow = narrowVectorsOnly(F, VectorBits);
     bool Scalarized = Narrow && vectorsInLoops(AM.getResult<LoopAnalysis>(F));
     std::vector<Components> Vectors;
+    std::vector<Loop *> Lanes;
+    if (Narrow && !Scalarized)
+        Lanes = itemsAsLanes(AM.getResult<LoopAnalysis>(F),
+                             AM.getResult<ScalarEvolutionAnalysis>(F), VectorBits);
+    if (!Lanes.empty()) {
+        // The others' vectors stay in their loads and stores: the SLP
+        // vectorizer makes their arithmetic a work-item's vectors again.
+        for (Loop *L : Lanes)
+            splitVectorAccesses(*L);
+        scalarize(F, AM);
+        return PreservedAnalyses::none();
+    }
     if (Scalarized) {
         BlockPhis Types = bodyPhiTypes(AM.getResult<LoopAnalysis>(F));
-        ScalarizerPass Scalarize;
-        Scalarize.setScalarizeLoadStore(false);
-        AM.invalidate(F, Scalarize.run(F, AM));
+        scalarize(F, AM);
         Vectors = scalarizedPhis(Types);
     }
     std::vector<Loop *> Candidates = candidates(AM.getResult<LoopAnalysis>(F), !Narrow);

@@ -16,7 +16,9 @@
 
 namespace llvm {
 class AAResults;
+class Loop;
 class LoopInfo;
+class ScalarEvolution;
 } // namespace llvm
 
 namespace refcl {
@@ -68,6 +70,10 @@ struct Nest {
     // Sub-groups: runs of SubGroupSize consecutive local linear ids.
     uint32_t SubGroupSize = 4;
     bool BySubGroup = false;
+    // A work-item's vector kept across a barrier is kept element by
+    // element, each element a slot of its own (barrier.cpp), in a kernel
+    // whose work-items run no loop of their own.
+    bool ElementSlots = false;
     // The block that enters a region's work-item loops (RHead, or YHead
     // in the sub-group nest), the region's number (a phi there), and the
     // loops each region gets a copy of, outermost first.
@@ -184,6 +190,16 @@ public:
 private:
     std::set<const llvm::Value *> Uniform;
 };
+
+/** Makes L's loads and stores of vectors (of whole bytes per element, not
+ *  volatile or atomic) one per element, each at its own element type's
+ *  address (elements.cpp); returns whether there was one. */
+bool splitVectorAccesses(llvm::Loop &L);
+
+/** Whether L, a work-item loop of straight code, runs faster with its
+ *  work-items as the lanes of VectorBits-wide registers, its vectors made
+ *  scalars, than with each work-item's vectors whole (elements.cpp). */
+bool lanesPay(const llvm::Loop &L, llvm::ScalarEvolution &SE, unsigned VectorBits);
 
 /** Puts a barrier at the top of each outer loop of the nest's kernel (one
  *  without barriers) that every work-item runs for as many iterations and

@@ -12,6 +12,7 @@
 #include "refcl/kernel_abi.h"
 
 #include <llvm/ADT/StringSwitch.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
@@ -754,6 +755,20 @@ PreservedAnalyses WorkGroupPass::run(Module &M, ModuleAnalysisManager &MAM)
     return PreservedAnalyses::none();
 }
 
+namespace {
+
+/** Whether the kernel's work-item runs a loop of its own (one inside the
+ *  x loop). */
+bool runsLoops(Nest &N, FunctionAnalysisManager &FAM)
+{
+    Loop *X = FAM.getResult<LoopAnalysis>(*N.Run).getLoopFor(N.XHead);
+    bool Runs = X && !X->getSubLoops().empty();
+    FAM.clear(*N.Run, N.Run->getName());
+    return Runs;
+}
+
+} // namespace
+
 KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline, bool BySubGroup,
                           FunctionAnalysisManager &FAM)
 {
@@ -790,6 +805,7 @@ KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline, bool 
             Chunk->eraseFromParent();
     Info.HasBarrier = !Barriers.empty();
     if (Info.HasBarrier) {
+        N.ElementSlots = !N.BySubGroup && !runsLoops(N, FAM);
         Info.FrameBytes = splitAtBarriers(N, Barriers);
     } else {
         markParallel(xLoopBody(N), N.XLatch);

@@ -145,6 +145,20 @@ static const char source[] =
     "    }\n"
     "    out[get_global_id(0)] = acc;\n"
     "}\n"
+    "constant int2 table[8] = {(int2)(1, 2), (int2)(3, -1), (int2)(5, 7), (int2)(-2, 4),\n"
+    "                          (int2)(6, 1), (int2)(0, 3), (int2)(9, -5), (int2)(2, 2)};\n"
+    "kernel void butterfly(global int *out, local int *scratch, int n)\n"
+    "{\n"
+    "    int l = get_local_id(0), g = get_global_id(0);\n"
+    "    int2 v = (int2)(g, n - g) * table[g % 8];\n"
+    "    v = v * v + v;\n"
+    "    v = v * (int2)(3, 5) + (int2)(n, 1);\n"
+    "    scratch[l] = v.x;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    int other = scratch[get_local_size(0) - 1 - l];\n"
+    "    int2 w = v + (int2)(other, v.x ^ other);\n"
+    "    out[g] = w.x * 3 + w.y;\n"
+    "}\n"
     "kernel void with_barrier(global int *out, local int *scratch, int n)\n"
     "{\n"
     "    int l = get_local_id(0), g = get_global_id(0), acc = 0, acc2 = 0;\n"
@@ -193,7 +207,7 @@ static void run_from(cl_program program, const char *name, size_t offset, size_t
     CHECK_EQ(clEnqueueFillBuffer(queue, out, &(cl_int){0}, sizeof(cl_int), 0,
                                  ITEMS * elem, 0, NULL, NULL), CL_SUCCESS);
     CHECK_EQ(clSetKernelArg(k, 0, sizeof(out), &out), CL_SUCCESS);
-    if (!strcmp(name, "with_barrier")) {
+    if (!strcmp(name, "with_barrier") || !strcmp(name, "butterfly")) {
         CHECK_EQ(clSetKernelArg(k, 1, local * sizeof(cl_int), NULL), CL_SUCCESS);
         CHECK_EQ(clSetKernelArg(k, 2, sizeof(n), &n), CL_SUCCESS);
     } else {
@@ -213,11 +227,45 @@ static void run(cl_program program, const char *name, size_t local,
     run_from(program, name, 0, local, n, elem, got);
 }
 
+/* The work-item whose __local slot work-item g reads in with_barrier and
+ * butterfly: the one as far from its group's end as g from its start. */
+static int32_t mirrored(int32_t g, size_t local)
+{
+    size_t first = (size_t)g / local * local;
+    size_t size = first + local <= ITEMS ? local : ITEMS - first;
+    return (int32_t)(first + size - 1 - ((size_t)g - first));
+}
+
+/* butterfly's complex value of integers for work-item g before the
+ * barrier: (g, n - g) times a table's, squared plus itself, scaled. */
+static void butterfly_value(int32_t g, int32_t n, uint32_t value[2])
+{
+    static const int32_t table[8][2] = {{1, 2}, {3, -1}, {5, 7}, {-2, 4},
+                                        {6, 1}, {0, 3}, {9, -5}, {2, 2}};
+    uint32_t re = (uint32_t)g * (uint32_t)table[g % 8][0];
+    uint32_t im = (uint32_t)(n - g) * (uint32_t)table[g % 8][1];
+    value[0] = (re * re + re) * 3 + (uint32_t)n;
+    value[1] = (im * im + im) * 5 + 1;
+}
+
+/* butterfly's: its value kept across a barrier, and the mirrored
+ * work-item's real part. */
+static int32_t butterfly(int32_t g, int32_t n, size_t local)
+{
+    uint32_t mine[2], theirs[2];
+    butterfly_value(g, n, mine);
+    butterfly_value(mirrored(g, local), n, theirs);
+    return (int32_t)((mine[0] + theirs[0]) * 3 + mine[1] + (mine[0] ^ theirs[0]));
+}
+
 /* The host's value for work-item g of kernel @p name (groups of @p local
- * for with_barrier), in 32-bit two's complement as the device computes. */
+ * for with_barrier and butterfly), in 32-bit two's complement as the
+ * device computes. */
 static int32_t expected(const char *name, int32_t g, int32_t n, size_t local)
 {
     uint32_t acc = 0;
+    if (!strcmp(name, "butterfly"))
+        return butterfly(g, n, local);
     if (!strcmp(name, "chain")) {
         uint32_t x = (uint32_t)g, y = 3;
         for (int i = 0; i < n; i++) {
@@ -255,9 +303,7 @@ static int32_t expected(const char *name, int32_t g, int32_t n, size_t local)
                 break;
         }
     } else { /* with_barrier */
-        size_t first = (size_t)g / local * local;
-        size_t size = first + local <= ITEMS ? local : ITEMS - first;
-        int32_t other = (int32_t)(first + size - 1 - ((size_t)g - first));
+        int32_t other = mirrored(g, local);
         uint32_t mine = 0, theirs = 0, acc2 = 0;
         for (int k = 0; k < n; k++) {
             mine += (uint32_t)(g ^ k);
@@ -275,7 +321,7 @@ static void check_integers(cl_program program)
     static const char *const names[] = {"chain", "private_array", "uniform_branch",
                                         "divergent_trip", "divergent_break",
                                         "collatz", "with_barrier", "branch_barrier",
-                                        "long_body"};
+                                        "long_body", "butterfly"};
     static cl_int got[ITEMS];
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         for (size_t l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
