@@ -380,11 +380,8 @@ Instruction *afterDefinition(Instruction *I)
 bool keptByElement(const Nest &N, Type *T)
 {
     auto *Vector = dyn_cast<FixedVectorType>(T);
-    if (!N.ElementSlots || !Vector || T->getPrimitiveSizeInBits() > 128)
-        return false;
-    const DataLayout &DL = N.Run->getParent()->getDataLayout();
-    Type *Element = Vector->getElementType();
-    return DL.getTypeSizeInBits(Element) == DL.getTypeAllocSizeInBits(Element);
+    return N.ElementSlots && Vector && T->getPrimitiveSizeInBits() <= 128 &&
+           packedElements(Vector, N.Run->getParent()->getDataLayout());
 }
 
 /** Keeps I for Uses, an element per slot of the work-item's frame. */

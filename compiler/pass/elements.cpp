@@ -47,14 +47,7 @@ FixedVectorType *splittable(const Instruction &I)
     else if (auto *Store = dyn_cast<StoreInst>(&I); Store && Store->isSimple())
         Ty = Store->getValueOperand()->getType();
     auto *Vector = dyn_cast_or_null<FixedVectorType>(Ty);
-    if (!Vector)
-        return nullptr;
-    const DataLayout &DL = I.getModule()->getDataLayout();
-    Type *Element = Vector->getElementType();
-    bool WholeBytes = DL.getTypeSizeInBits(Element) == DL.getTypeStoreSizeInBits(Element);
-    bool Packed = DL.getTypeAllocSize(Element) * Vector->getNumElements() ==
-                  DL.getTypeStoreSize(Vector);
-    return WholeBytes && Packed ? Vector : nullptr;
+    return Vector && packedElements(Vector, I.getModule()->getDataLayout()) ? Vector : nullptr;
 }
 
 /** Element E's address and alignment in the vector at Address. */
@@ -131,6 +124,14 @@ bool vectorArithmetic(const Instruction &I)
 
 } // namespace
 
+bool packedElements(FixedVectorType *Vector, const DataLayout &DL)
+{
+    Type *Element = Vector->getElementType();
+    bool WholeBytes = DL.getTypeSizeInBits(Element) == DL.getTypeStoreSizeInBits(Element);
+    return WholeBytes &&
+           DL.getTypeAllocSize(Element) * Vector->getNumElements() == DL.getTypeStoreSize(Vector);
+}
+
 bool lanesPay(const Loop &L, ScalarEvolution &SE, unsigned VectorBits)
 {
     // Per work-item: kept whole, each vector access and operation is one
@@ -150,7 +151,7 @@ bool lanesPay(const Loop &L, ScalarEvolution &SE, unsigned VectorBits)
     return AsLanes < Whole;
 }
 
-bool splitVectorAccesses(Loop &L)
+void splitVectorAccesses(Loop &L)
 {
     std::vector<std::pair<Instruction *, FixedVectorType *>> Accesses;
     for (BasicBlock *BB : L.blocks())
@@ -163,7 +164,6 @@ bool splitVectorAccesses(Loop &L)
         else
             splitStore(*cast<StoreInst>(I), Vector);
     }
-    return !Accesses.empty();
 }
 
 } // namespace refcl

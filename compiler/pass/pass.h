@@ -191,10 +191,14 @@ private:
     std::set<const llvm::Value *> Uniform;
 };
 
-/** Makes L's loads and stores of vectors (of whole bytes per element, not
- *  volatile or atomic) one per element, each at its own element type's
- *  address (elements.cpp); returns whether there was one. */
-bool splitVectorAccesses(llvm::Loop &L);
+/** Whether Vector's elements are whole bytes, each its size after the one
+ *  before (no i1, no padding): one can be loaded or stored alone. */
+bool packedElements(llvm::FixedVectorType *Vector, const llvm::DataLayout &DL);
+
+/** Makes L's loads and stores of vectors of packed elements (not volatile
+ *  or atomic) one per element, each at its own element type's address
+ *  (elements.cpp). */
+void splitVectorAccesses(llvm::Loop &L);
 
 /** Whether L, a work-item loop of straight code, runs faster with its
  *  work-items as the lanes of VectorBits-wide registers, its vectors made

@@ -34,24 +34,25 @@ else
         export LD_PRELOAD=$(gcc -print-file-name=libasan.so)
         export ASAN_OPTIONS=detect_leaks=0
     fi
+    # The value of clinfo's line NAME, from its output on stdin.
+    field() { sed -n "s/^ *$1  *//p"; }
     out=$(${REFCL_CLINFO:-clinfo} 2>&1) || fail "clinfo failed: $out"
-    driver=$(sed -n 's/^ *Driver Version  *//p' <<<"$out")
+    driver=$(field "Driver Version" <<<"$out")
     # With the compiler, "+" and 16 hex digits of its identity follow: the
     # same from run to run, another where the compiler makes other code.
     if [ "${REFCL_TEST_PROFILE:-}" = FULL ]; then
         [[ "$driver" =~ ^"$version"\+[0-9a-f]{16}$ ]] ||
             fail "clinfo's Driver Version (CL_DRIVER_VERSION) is '$driver', not $version+<16 hex digits>"
-        again=$(${REFCL_CLINFO:-clinfo} 2>&1 | sed -n 's/^ *Driver Version  *//p')
+        again=$(${REFCL_CLINFO:-clinfo} 2>&1 | field "Driver Version")
         [ "$again" = "$driver" ] || fail "Driver Version '$driver', then '$again'"
-        scalar=$(REFCL_VECTORIZE=0 ${REFCL_CLINFO:-clinfo} 2>&1 |
-                 sed -n 's/^ *Driver Version  *//p')
+        scalar=$(REFCL_VECTORIZE=0 ${REFCL_CLINFO:-clinfo} 2>&1 | field "Driver Version")
         [ "$scalar" != "$driver" ] ||
             fail "Driver Version '$driver' with the vectorizer and without"
     else
         [ "$driver" = "$version" ] ||
             fail "clinfo's Driver Version (CL_DRIVER_VERSION) is '$driver', not $version"
     fi
-    platform=$(sed -n 's/^ *Platform Version  *//p' <<<"$out")
+    platform=$(field "Platform Version" <<<"$out")
     [ "$platform" = "OpenCL 3.0 refcl $version" ] ||
         fail "clinfo's Platform Version is '$platform', not 'OpenCL 3.0 refcl $version'"
 fi
