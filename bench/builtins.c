@@ -7,7 +7,8 @@
  * 64), tiles moved through __local memory by async_work_group_copy, and
  * one update y = 2.5 x + 1 through a helper taking __global pointers and
  * the same through generic ones (OpenCL C 3.0), which should cost the
- * same. Each figure checks its result once, so a fast wrong kernel is an
+ * same, and float4s gathered from scattered addresses, kept across a
+ * barrier and added to a neighbour's through __local memory. Each figure checks its result once, so a fast wrong kernel is an
  * error, not a figure.
  */
 #include <math.h>
@@ -21,6 +22,11 @@
 #define N ((size_t)16 * 1024 * 1024)
 /** The async copies' tile, one work-group's. */
 #define TILE ((size_t)256)
+/** gather_f4's stride: odd, so i * SCATTER modulo a power of two is a
+ *  permutation, its neighbours far apart. */
+#define SCATTER 40503
+#define STRING(x) #x
+#define STRINGIFY(x) STRING(x)
 
 static const char source[] =
     "kernel void sin_f(global const float *x, global float *y)\n"
@@ -48,6 +54,15 @@ static const char source[] =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    e = async_work_group_copy(y + at, tile, n, 0);\n"
     "    wait_group_events(1, &e);\n"
+    "}\n"
+    "kernel void gather_f4(global const float4 *x, global float4 *y,\n"
+    "                      local float4 *tile)\n"
+    "{\n"
+    "    size_t i = get_global_id(0), l = get_local_id(0);\n"
+    "    float4 v = x[i * " STRINGIFY(SCATTER) " & (get_global_size(0) - 1)];\n"
+    "    tile[l] = v;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    y[i] = v + tile[get_local_size(0) - 1 - l];\n"
     "}\n";
 
 /* The generic address space's pair, built as OpenCL C 3.0: the helper's
@@ -69,7 +84,7 @@ struct builtin_figure {
     size_t items;               /* work-items: N, or N / 4 of float4s */
     size_t in_bytes, out_bytes; /* per work-item; out 0: 64 counters */
     size_t local;               /* the work-group size; 0: the ICD's */
-    bool tiled;                 /* a __local tile as third argument */
+    size_t tile_bytes;          /* a __local tile as third argument */
     bool generic;               /* from generic_source, as OpenCL C 3.0 */
     float (*input)(size_t i);
     bool (*correct)(const void *out, const float *in, size_t i, long runs);
@@ -150,6 +165,19 @@ static bool tile_ok(const void *out, const float *in, size_t i, long runs)
     return ((const float *)out)[i] == 2.0f * in[mirror];
 }
 
+/* Element i of float4 k: its float4 from the permutation, plus that of
+ * the work-item mirrored in its group of TILE. */
+static bool gather_ok(const void *out, const float *in, size_t i, long runs)
+{
+    (void)runs;
+    const size_t items = N / 4;
+    size_t k = i / 4, e = i % 4;
+    size_t mirror = k / TILE * TILE + TILE - 1 - k % TILE;
+    float own = in[(k * SCATTER & (items - 1)) * 4 + e];
+    float other = in[(mirror * SCATTER & (items - 1)) * 4 + e];
+    return ((const float *)out)[i] == own + other;
+}
+
 /* y = 2.5 x + 1, contracted or not. */
 static bool axpy_ok(const void *out, const float *in, size_t i, long runs)
 {
@@ -158,17 +186,18 @@ static bool axpy_ok(const void *out, const float *in, size_t i, long runs)
 }
 
 static const struct builtin_figure figures[] = {
-    {"sin_f", N, 4, 4, 0, false, false, ramp, sin_ok},
-    {"exp_f", N, 4, 4, 0, false, false, ramp, exp_ok},
-    {"pow_f", N, 4, 4, 0, false, false, ramp, pow_ok},
-    {"convert_f4", N / 4, 16, 4, 0, false, false, pixels, convert_ok},
-    {"atomic_1", N, 0, 0, 0, false, false, ramp, one_counter_ok},
-    {"atomic_64", N, 0, 0, 0, false, false, ramp, counters_ok},
-    {"tiles", N, 4, 4, TILE, true, false, ramp, tile_ok},
+    {"sin_f", N, 4, 4, 0, 0, false, ramp, sin_ok},
+    {"exp_f", N, 4, 4, 0, 0, false, ramp, exp_ok},
+    {"pow_f", N, 4, 4, 0, 0, false, ramp, pow_ok},
+    {"convert_f4", N / 4, 16, 4, 0, 0, false, pixels, convert_ok},
+    {"atomic_1", N, 0, 0, 0, 0, false, ramp, one_counter_ok},
+    {"atomic_64", N, 0, 0, 0, 0, false, ramp, counters_ok},
+    {"tiles", N, 4, 4, TILE, TILE * 4, false, ramp, tile_ok},
     /* Small groups: few additions per group to combine (docs/compiler.md). */
-    {"atomic_64", N, 0, 0, 64, false, false, ramp, counters_ok},
-    {"axpy_global", N, 4, 4, 0, false, true, ramp, axpy_ok},
-    {"axpy_generic", N, 4, 4, 0, false, true, ramp, axpy_ok},
+    {"atomic_64", N, 0, 0, 64, 0, false, ramp, counters_ok},
+    {"axpy_global", N, 4, 4, 0, 0, true, ramp, axpy_ok},
+    {"axpy_generic", N, 4, 4, 0, 0, true, ramp, axpy_ok},
+    {"gather_f4", N / 4, 16, 16, TILE, TILE * 16, false, ramp, gather_ok},
 };
 
 /* ---- setup, runs, check -------------------------------------------------- */
@@ -218,8 +247,8 @@ static cl_int make_buffers(void)
         err = clSetKernelArg(bx.run.kernel, 0, sizeof(cl_mem), &bx.in);
     if (err == CL_SUCCESS)
         err = clSetKernelArg(bx.run.kernel, 1, sizeof(cl_mem), &bx.out);
-    if (err == CL_SUCCESS && bx.figure->tiled)
-        err = clSetKernelArg(bx.run.kernel, 2, TILE * sizeof(float), NULL);
+    if (err == CL_SUCCESS && bx.figure->tile_bytes)
+        err = clSetKernelArg(bx.run.kernel, 2, bx.figure->tile_bytes, NULL);
     return err;
 }
 
@@ -309,10 +338,11 @@ FIGURE_SETUP(6)
 FIGURE_SETUP(7)
 FIGURE_SETUP(8)
 FIGURE_SETUP(9)
+FIGURE_SETUP(10)
 
 #define FIGURE_WORK(i) {setup_##i, builtin_loop, builtin_teardown, 0, 0}
 const struct work bench_builtins[BENCH_BUILTIN_FIGURES] = {
     FIGURE_WORK(0), FIGURE_WORK(1), FIGURE_WORK(2), FIGURE_WORK(3),
     FIGURE_WORK(4), FIGURE_WORK(5), FIGURE_WORK(6), FIGURE_WORK(7),
-    FIGURE_WORK(8), FIGURE_WORK(9),
+    FIGURE_WORK(8), FIGURE_WORK(9), FIGURE_WORK(10),
 };

@@ -89,6 +89,7 @@ builtin.atomic_add-1     ratio -                     1
 builtin.atomic_add-64    ratio -                     1
 builtin.atomic_add-64-wg64 ratio -                   1
 builtin.async_copy_tiles ratio -                     1
+barrier.gather-float4    ratio -                     1
 generic.axpy-generic     of    generic.axpy-global   1.05
 reduce.source            ratio -                     1
 compute.mad-float        of    compute.c-fma-all-threads 1.67

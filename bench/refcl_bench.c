@@ -438,6 +438,7 @@ static const struct figure figures[] = {
     {"builtin.atomic_add-64", "us", NULL, NULL, 0, &bench_builtins[5]},
     {"builtin.atomic_add-64-wg64", "us", NULL, NULL, 0, &bench_builtins[7]},
     {"builtin.async_copy_tiles", "us", NULL, NULL, 0, &bench_builtins[6]},
+    {"barrier.gather-float4", "us", NULL, NULL, 0, &bench_builtins[10]},
     {"generic.axpy-global", "us", NULL, NULL, 0, &bench_builtins[8]},
     {"generic.axpy-generic", "us", NULL, NULL, 0, &bench_builtins[9]},
     {"saxpy.units-1", "GB/s", NULL, NULL, 0, &bench_saxpy_units[0]},

@@ -26,6 +26,8 @@
 #include "refcl/kernel_abi.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
@@ -370,18 +372,60 @@ Instruction *afterDefinition(Instruction *I)
     return isa<PHINode>(I) ? &*I->getParent()->getFirstInsertionPt() : I->getNextNode();
 }
 
-/** Whether a work-item's value of type T is kept an element a slot: a
- *  vector of 128 bits at most (float4, int2) of whole bytes per element.
- *  A region of straight code is an x loop the loop vectorizer makes the
- *  work-items the lanes of, once the jam has made the work-item's vectors
- *  scalars (jam.cpp): element e of consecutive work-items is then
- *  consecutive in memory, where in one slot of vectors a region reading
- *  only some elements (a complex value's real part) gathered them. */
-bool keptByElement(const Nest &N, Type *T)
+/** In a kernel whose work-items run no loop of their own (none
+ *  otherwise), the regions (by their index in Entries) whose straight
+ *  code the jam will run with the work-items as lanes, asked of each
+ *  region's blocks in the x loop before they become loops of their own:
+ *  those where the lanes cost less (jam.cpp, elements.cpp), and those
+ *  with no vector work but the values kept across barriers, which the
+ *  loop vectorizer takes once those are kept an element a slot. */
+std::vector<bool> regionsAsLanes(const Nest &N, const std::vector<BasicBlock *> &Entries,
+                                 FunctionAnalysisManager &FAM)
 {
-    auto *Vector = dyn_cast<FixedVectorType>(T);
-    return N.ElementSlots && Vector && T->getPrimitiveSizeInBits() <= 128 &&
-           packedElements(Vector, N.Run->getParent()->getDataLayout());
+    std::vector<bool> AsLanes(Entries.size(), false);
+    if (!N.ElementSlots)
+        return AsLanes;
+    Function &Run = *N.Run;
+    FAM.clear(Run, Run.getName());
+    unsigned VectorBits = FAM.getResult<TargetIRAnalysis>(Run)
+                              .getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector)
+                              .getFixedSize();
+    Loop *X = FAM.getResult<LoopAnalysis>(Run).getLoopFor(N.XHead);
+    if (X && narrowVectorsOnly(Run, VectorBits)) {
+        auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(Run);
+        for (unsigned R = 0; R < Entries.size(); R++) {
+            LaneCosts Cost = laneCosts(regionBlocks(N, Entries[R]), *X, SE, VectorBits);
+            AsLanes[R] = Cost.AsLanes < Cost.Whole || Cost.Whole == 0;
+        }
+    }
+    FAM.clear(Run, Run.getName());
+    return AsLanes;
+}
+
+/** Whether a work-item's value I, read at Uses, is kept an element a slot:
+ *  a vector of 128 bits at most (float4, int2) of whole bytes per element
+ *  that only regions run with the work-items as lanes define and read.
+ *  There element e of consecutive work-items is then consecutive in
+ *  memory, where in one slot of vectors a region reading only some
+ *  elements (a complex value's real part) gathered them. A region that
+ *  keeps its work-items' vectors whole would store and load each element
+ *  apart instead of the vector at once. */
+bool keptByElement(const Instruction *I, const std::vector<Use *> &Uses, const RegionsOf &Regions,
+                   const std::vector<bool> &AsLanes)
+{
+    auto *Vector = dyn_cast<FixedVectorType>(I->getType());
+    if (!Vector || Vector->getPrimitiveSizeInBits() > 128 ||
+        !packedElements(Vector, I->getModule()->getDataLayout()))
+        return false;
+    // The nest's blocks (the x loop's head and latch, which carry a value
+    // from one work-item's run to the next's) are in no region.
+    auto InLanes = [&](const BasicBlock *BB) {
+        auto At = Regions.find(BB);
+        return At == Regions.end() ||
+               all_of(At->second, [&AsLanes](unsigned R) { return AsLanes[R]; });
+    };
+    return InLanes(I->getParent()) &&
+           all_of(Uses, [&InLanes](const Use *U) { return InLanes(useSite(*U)->getParent()); });
 }
 
 /** Keeps I for Uses, an element per slot of the work-item's frame. */
@@ -419,9 +463,11 @@ void spillByElement(Frame &F, Instruction *I, const std::vector<Use *> &Uses)
 // the value to its uses (a barrier under a branch in the loop leaves a
 // path on which the use would read the value of the run before). A
 // work-item's vector in a kernel whose work-items run no loop is kept an
-// element a slot.
+// element a slot where the regions that define and use it run their
+// work-items as lanes.
 void spillCrossRegionValues(Frame &F, const UniformValues &Uniform,
-                            const std::vector<BasicBlock *> &Entries)
+                            const std::vector<BasicBlock *> &Entries,
+                            const std::vector<bool> &AsLanes)
 {
     DominatorTree DT(*F.N.Run);
     RegionsOf Regions = regionsOfBlocks(F.N, Entries);
@@ -442,7 +488,7 @@ void spillCrossRegionValues(Frame &F, const UniformValues &Uniform,
             continue;
         }
         Type *T = I->getType();
-        if (!IsUniform && keptByElement(F.N, T)) {
+        if (!IsUniform && keptByElement(I, Uses, Regions, AsLanes)) {
             spillByElement(F, I, Uses);
             continue;
         }
@@ -613,7 +659,8 @@ void scalarizePrivateArrays(Nest &N, FunctionAnalysisManager &FAM)
     FAM.clear(Run, Run.getName());
 }
 
-uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers)
+uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers,
+                         FunctionAnalysisManager &FAM)
 {
     BasicBlock *Return = N.XLatch->getSinglePredecessor();
     auto *Next = new AllocaInst(Type::getInt32Ty(N.Run->getContext()), 0, "refcl.next",
@@ -635,7 +682,7 @@ uint64_t splitAtBarriers(Nest &N, std::vector<CallInst *> &Barriers)
     F.B.SetInsertPoint(N.XHead->getTerminator()); // the one it made
     placeGroupScratch(F);
     moveAllocasToFrame(F, Next);
-    spillCrossRegionValues(F, Uniform, Entries);
+    spillCrossRegionValues(F, Uniform, Entries, regionsAsLanes(N, Entries, FAM));
     uint64_t Bytes = alignTo(F.Bytes, REFCL_ABI_ALIGN);
     loopPerRegion(N, Entries); // the nest's blocks are copies from here on
     for (CallInst *Call : groupScratchCalls(N.Run))

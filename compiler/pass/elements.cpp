@@ -19,6 +19,7 @@
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 
 using namespace llvm;
@@ -132,23 +133,38 @@ bool packedElements(FixedVectorType *Vector, const DataLayout &DL)
            DL.getTypeAllocSize(Element) * Vector->getNumElements() == DL.getTypeStoreSize(Vector);
 }
 
-bool lanesPay(const Loop &L, ScalarEvolution &SE, unsigned VectorBits)
+LaneCosts laneCosts(ArrayRef<BasicBlock *> Blocks, const Loop &Items, ScalarEvolution &SE,
+                    unsigned VectorBits)
 {
     // Per work-item: kept whole, each vector access and operation is one
     // operation; as lanes, an operation's elements share Lanes-wide ones.
     unsigned Lanes = VectorBits / 32;
-    double Whole = 0, AsLanes = 0;
-    for (BasicBlock *BB : L.blocks())
+    LaneCosts Cost;
+    for (BasicBlock *BB : Blocks)
         for (Instruction &I : *BB) {
             if (FixedVectorType *Vector = splittable(I)) {
-                Whole += 1;
-                AsLanes += laneAccessCost(I, Vector, L, SE, Lanes);
+                Cost.Whole += 1;
+                Cost.AsLanes += laneAccessCost(I, Vector, Items, SE, Lanes);
             } else if (vectorArithmetic(I)) {
-                Whole += 1;
-                AsLanes += double(cast<FixedVectorType>(I.getType())->getNumElements()) / Lanes;
+                Cost.Whole += 1;
+                Cost.AsLanes +=
+                    double(cast<FixedVectorType>(I.getType())->getNumElements()) / Lanes;
             }
         }
-    return AsLanes < Whole;
+    return Cost;
+}
+
+bool narrowVectorsOnly(Function &F, unsigned VectorBits)
+{
+    unsigned Narrow = std::max(128u, VectorBits / 2);
+    for (Instruction &I : instructions(F)) {
+        Type *Ty = I.getType();
+        if (auto *Store = dyn_cast<StoreInst>(&I))
+            Ty = Store->getValueOperand()->getType();
+        if (Ty->isVectorTy() && Ty->getPrimitiveSizeInBits().getKnownMinSize() > Narrow)
+            return false;
+    }
+    return true;
 }
 
 void splitVectorAccesses(Loop &L)

@@ -1154,6 +1154,13 @@ bool vectorsInLoops(LoopInfo &LI)
     return false;
 }
 
+/** Whether L's vector work costs less with the work-items as lanes. */
+bool lanesPay(const Loop &L, ScalarEvolution &SE, unsigned VectorBits)
+{
+    LaneCosts Cost = laneCosts(L.getBlocks(), L, SE, VectorBits);
+    return Cost.AsLanes < Cost.Whole;
+}
+
 /** Where F's work-items run no loop of their own, its work-item loops
  *  that compute vectors and are faster with the work-items as the lanes
  *  of the loop vectorizer's registers, their vectors made scalars
@@ -1185,24 +1192,6 @@ void capSlpBundles(unsigned Lanes)
     static cl::Option *const MaxVF = cl::getRegisteredOptions().lookup("slp-max-vf");
     if (MaxVF)
         MaxVF->addOccurrence(0, "slp-max-vf", utostr(Lanes));
-}
-
-/** Whether every vector F computes, loads or stores is narrower than
- *  a vector register, or 128 bits (float4, double2; float8 with
- *  AVX-512): made scalars, each work-item's become lanes of the SLP
- *  vectorizer's vectors, as a scalar kernel's do; a vector that fills a
- *  register (float16) is kept whole. */
-bool narrowVectorsOnly(Function &F, unsigned VectorBits)
-{
-    unsigned Narrow = std::max(128u, VectorBits / 2);
-    for (Instruction &I : instructions(F)) {
-        Type *Ty = I.getType();
-        if (auto *Store = dyn_cast<StoreInst>(&I))
-            Ty = Store->getValueOperand()->getType();
-        if (Ty->isVectorTy() && Ty->getPrimitiveSizeInBits().getKnownMinSize() > Narrow)
-            return false;
-    }
-    return true;
 }
 
 /** The types of the phis of each block of a work-item loop but its

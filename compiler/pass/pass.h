@@ -70,8 +70,8 @@ struct Nest {
     // Sub-groups: runs of SubGroupSize consecutive local linear ids.
     uint32_t SubGroupSize = 4;
     bool BySubGroup = false;
-    // A work-item's vector kept across a barrier is kept element by
-    // element, each element a slot of its own (barrier.cpp), in a kernel
+    // A work-item's vector kept across a barrier may be kept element by
+    // element, each element a slot of its own (barrier.cpp): in a kernel
     // whose work-items run no loop of their own.
     bool ElementSlots = false;
     // The block that enters a region's work-item loops (RHead, or YHead
@@ -200,10 +200,23 @@ bool packedElements(llvm::FixedVectorType *Vector, const llvm::DataLayout &DL);
  *  (elements.cpp). */
 void splitVectorAccesses(llvm::Loop &L);
 
-/** Whether L, a work-item loop of straight code, runs faster with its
- *  work-items as the lanes of VectorBits-wide registers, its vectors made
- *  scalars, than with each work-item's vectors whole (elements.cpp). */
-bool lanesPay(const llvm::Loop &L, llvm::ScalarEvolution &SE, unsigned VectorBits);
+/** What the vector work of Blocks, straight code of the work-item loop
+ *  Items, costs a work-item, in operations: with each work-item's vectors
+ *  whole, and with the work-items as the lanes of VectorBits-wide
+ *  registers, their vectors made scalars (elements.cpp). The lanes pay
+ *  where they cost less. */
+struct LaneCosts {
+    double Whole = 0, AsLanes = 0;
+};
+LaneCosts laneCosts(llvm::ArrayRef<llvm::BasicBlock *> Blocks, const llvm::Loop &Items,
+                    llvm::ScalarEvolution &SE, unsigned VectorBits);
+
+/** Whether every vector F computes, loads or stores is narrower than
+ *  a vector register, or 128 bits (float4, double2; float8 with
+ *  AVX-512): made scalars, each work-item's become lanes of the SLP or
+ *  loop vectorizer's vectors, as a scalar kernel's do; a vector that
+ *  fills a register (float16) is kept whole (elements.cpp). */
+bool narrowVectorsOnly(llvm::Function &F, unsigned VectorBits);
 
 /** Puts a barrier at the top of each outer loop of the nest's kernel (one
  *  without barriers) that every work-item runs for as many iterations and
@@ -219,7 +232,8 @@ bool chunksHoldLoops(Nest &N, const std::vector<llvm::CallInst *> &Barriers,
  *  sub-group barriers, N is the sub-group nest), keeps what lives across
  *  them per work-item, and gives each region its own copy of the nest's
  *  work-item loops (N's blocks are gone); returns the frame size. */
-uint64_t splitAtBarriers(Nest &N, std::vector<llvm::CallInst *> &Barriers);
+uint64_t splitAtBarriers(Nest &N, std::vector<llvm::CallInst *> &Barriers,
+                         llvm::FunctionAnalysisManager &FAM);
 
 /** Unrolls the loops of constant trip count in the nest's kernel and
  *  splits its private arrays into values where the indices have become

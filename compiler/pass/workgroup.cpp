@@ -806,7 +806,7 @@ KernelInfo buildWorkGroup(Function &K, const std::set<Function *> &Inline, bool 
     Info.HasBarrier = !Barriers.empty();
     if (Info.HasBarrier) {
         N.ElementSlots = !N.BySubGroup && !runsLoops(N, FAM);
-        Info.FrameBytes = splitAtBarriers(N, Barriers);
+        Info.FrameBytes = splitAtBarriers(N, Barriers, FAM);
     } else {
         markParallel(xLoopBody(N), N.XLatch);
     }
