@@ -110,7 +110,8 @@ extern const struct work bench_build_cached;   /* saxpy, built before */
 extern const struct work bench_build_first_run; /* new saxpy, run once */
 /* bench/builtins.c: sin, exp, pow, convert, atomic_add on 1 and on 64
  * counters, async_work_group_copy tiles, an update through __global and
- * through generic pointers; 16 Mi work-items each. */
+ * through generic pointers, float4s gathered and kept across a barrier;
+ * 16 Mi work-items each (4 Mi of float4s). */
 #define BENCH_BUILTIN_FIGURES 11
 extern const struct work bench_builtins[BENCH_BUILTIN_FIGURES];
 extern const struct work bench_kernel_create;

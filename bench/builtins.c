@@ -8,8 +8,9 @@
  * one update y = 2.5 x + 1 through a helper taking __global pointers and
  * the same through generic ones (OpenCL C 3.0), which should cost the
  * same, and float4s gathered from scattered addresses, kept across a
- * barrier and added to a neighbour's through __local memory. Each figure checks its result once, so a fast wrong kernel is an
- * error, not a figure.
+ * barrier and added to a neighbour's through __local memory. Each figure
+ * checks its result once, so a fast wrong kernel is an error, not a
+ * figure.
  */
 #include <math.h>
 #include <stdbool.h>

@@ -27,7 +27,6 @@
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
-#include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
@@ -387,15 +386,13 @@ std::vector<bool> regionsAsLanes(const Nest &N, const std::vector<BasicBlock *> 
         return AsLanes;
     Function &Run = *N.Run;
     FAM.clear(Run, Run.getName());
-    unsigned VectorBits = FAM.getResult<TargetIRAnalysis>(Run)
-                              .getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector)
-                              .getFixedSize();
+    unsigned VectorBits = vectorRegisterBits(FAM, Run);
     Loop *X = FAM.getResult<LoopAnalysis>(Run).getLoopFor(N.XHead);
     if (X && narrowVectorsOnly(Run, VectorBits)) {
         auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(Run);
         for (unsigned R = 0; R < Entries.size(); R++) {
             LaneCosts Cost = laneCosts(regionBlocks(N, Entries[R]), *X, SE, VectorBits);
-            AsLanes[R] = Cost.AsLanes < Cost.Whole || Cost.Whole == 0;
+            AsLanes[R] = Cost.lanesPay() || Cost.Whole == 0;
         }
     }
     FAM.clear(Run, Run.getName());

@@ -18,6 +18,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -131,6 +132,13 @@ bool packedElements(FixedVectorType *Vector, const DataLayout &DL)
     bool WholeBytes = DL.getTypeSizeInBits(Element) == DL.getTypeStoreSizeInBits(Element);
     return WholeBytes &&
            DL.getTypeAllocSize(Element) * Vector->getNumElements() == DL.getTypeStoreSize(Vector);
+}
+
+unsigned vectorRegisterBits(FunctionAnalysisManager &FAM, Function &F)
+{
+    return FAM.getResult<TargetIRAnalysis>(F)
+        .getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector)
+        .getFixedSize();
 }
 
 LaneCosts laneCosts(ArrayRef<BasicBlock *> Blocks, const Loop &Items, ScalarEvolution &SE,

@@ -1154,13 +1154,6 @@ bool vectorsInLoops(LoopInfo &LI)
     return false;
 }
 
-/** Whether L's vector work costs less with the work-items as lanes. */
-bool lanesPay(const Loop &L, ScalarEvolution &SE, unsigned VectorBits)
-{
-    LaneCosts Cost = laneCosts(L.getBlocks(), L, SE, VectorBits);
-    return Cost.AsLanes < Cost.Whole;
-}
-
 /** Where F's work-items run no loop of their own, its work-item loops
  *  that compute vectors and are faster with the work-items as the lanes
  *  of the loop vectorizer's registers, their vectors made scalars
@@ -1172,7 +1165,7 @@ std::vector<Loop *> itemsAsLanes(LoopInfo &LI, ScalarEvolution &SE, unsigned Vec
         if (isWorkItemLoop(*L)) {
             if (!L->getSubLoops().empty())
                 return {};
-            if (computesVectors(*L) && lanesPay(*L, SE, VectorBits))
+            if (computesVectors(*L) && laneCosts(L->getBlocks(), *L, SE, VectorBits).lanesPay())
                 Found.push_back(L);
         }
     return Found;
@@ -1260,8 +1253,7 @@ PreservedAnalyses JamItemsPass::run(Function &F, FunctionAnalysisManager &AM)
     if (!Kernel.consume_front("refcl.run."))
         return PreservedAnalyses::all();
     auto &TTI = AM.getResult<TargetIRAnalysis>(F);
-    unsigned VectorBits =
-        TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedSize();
+    unsigned VectorBits = vectorRegisterBits(AM, F);
     bool Narrow = narrowVectorsOnly(F, VectorBits);
     bool Scalarized = Narrow && vectorsInLoops(AM.getResult<LoopAnalysis>(F));
     std::vector<Components> Vectors;

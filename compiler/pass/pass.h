@@ -200,13 +200,16 @@ bool packedElements(llvm::FixedVectorType *Vector, const llvm::DataLayout &DL);
  *  (elements.cpp). */
 void splitVectorAccesses(llvm::Loop &L);
 
+/** The bits of the target's widest vector register. */
+unsigned vectorRegisterBits(llvm::FunctionAnalysisManager &FAM, llvm::Function &F);
+
 /** What the vector work of Blocks, straight code of the work-item loop
  *  Items, costs a work-item, in operations: with each work-item's vectors
  *  whole, and with the work-items as the lanes of VectorBits-wide
- *  registers, their vectors made scalars (elements.cpp). The lanes pay
- *  where they cost less. */
+ *  registers, their vectors made scalars (elements.cpp). */
 struct LaneCosts {
     double Whole = 0, AsLanes = 0;
+    bool lanesPay() const { return AsLanes < Whole; }
 };
 LaneCosts laneCosts(llvm::ArrayRef<llvm::BasicBlock *> Blocks, const llvm::Loop &Items,
                     llvm::ScalarEvolution &SE, unsigned VectorBits);
